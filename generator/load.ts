@@ -1,0 +1,188 @@
+/**
+ * load: finds the schema files of a model and parses them, keeping a source map of every
+ * JSON pointer so that later diagnostics can name a line and column.
+ *
+ * Two layouts are understood and detected automatically:
+ * - flat:   DIR/<singularName>.json and DIR/components/<category>/<name>.json
+ * - strapi: a Strapi project (DIR/src or DIR itself holding api/ and components/):
+ *           api/<api>/content-types/<name>/schema.json and components/<category>/<name>.json
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import jsonSourceMap from 'json-source-map';
+import type { Diagnostic } from './diagnostics.ts';
+
+export type SchemaFileKind = 'content-type' | 'component';
+
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface SchemaFile {
+  readonly kind: SchemaFileKind;
+  /** Path relative to the content-types directory, with forward slashes. */
+  readonly path: string;
+  /** UID implied by the file's location: `api::<api>.<name>` or `<category>.<name>`. */
+  readonly uid: string;
+  readonly json: unknown;
+  /** 1-based position of a JSON pointer's value (or of the closest parent that exists). */
+  locate(pointer: string): SourcePosition | undefined;
+}
+
+export interface LoadedSchemas {
+  readonly layout: 'flat' | 'strapi';
+  /** Directory the `path`s are relative to. */
+  readonly root: string;
+  /** Sorted by path. */
+  readonly files: readonly SchemaFile[];
+  /** Unreadable or unparsable files and layout problems. */
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+interface Candidate {
+  readonly kind: SchemaFileKind;
+  readonly absolutePath: string;
+  readonly uid: string;
+}
+
+export function loadSchemas(dir: string): LoadedSchemas {
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) {
+    return {
+      layout: 'flat',
+      root: dir,
+      files: [],
+      diagnostics: [
+        {
+          file: dir,
+          pointer: '',
+          message: 'content-types directory does not exist',
+          hint: 'pass --content-types DIR pointing at a folder of schema files',
+        },
+      ],
+    };
+  }
+  // A Strapi project is recognised by its api/ folder, at DIR/src/api or DIR/api.
+  const strapiRoot = [join(dir, 'src'), dir].find((d) => isDir(join(d, 'api')));
+  const layout = strapiRoot === undefined ? 'flat' : 'strapi';
+  const root = strapiRoot ?? dir;
+  const candidates = layout === 'strapi' ? strapiCandidates(root) : flatCandidates(root);
+  const files: SchemaFile[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const candidate of candidates) {
+    const path = toPosix(relative(root, candidate.absolutePath));
+    const parsed = parseFile(candidate.absolutePath, path);
+    if ('diagnostic' in parsed) diagnostics.push(parsed.diagnostic);
+    else files.push({ kind: candidate.kind, path, uid: candidate.uid, ...parsed });
+  }
+  files.sort((a, b) => compare(a.path, b.path));
+  if (files.length === 0 && diagnostics.length === 0) {
+    diagnostics.push({
+      file: toPosix(dir),
+      pointer: '',
+      message: 'no content-type schema files found',
+      hint: 'add DIR/<singularName>.json files, or point --content-types at a Strapi project',
+    });
+  }
+  return { layout, root, files, diagnostics };
+}
+
+function flatCandidates(root: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const entry of listDir(root)) {
+    const abs = join(root, entry);
+    if (entry.endsWith('.json') && isFile(abs)) {
+      const name = entry.slice(0, -'.json'.length);
+      out.push({ kind: 'content-type', absolutePath: abs, uid: `api::${name}.${name}` });
+    }
+  }
+  return [...out, ...componentCandidates(join(root, 'components'))];
+}
+
+function strapiCandidates(root: string): Candidate[] {
+  const out: Candidate[] = [];
+  const apiDir = join(root, 'api');
+  for (const api of listDir(apiDir)) {
+    const typesDir = join(apiDir, api, 'content-types');
+    for (const name of listDir(typesDir)) {
+      const abs = join(typesDir, name, 'schema.json');
+      if (isFile(abs)) out.push({ kind: 'content-type', absolutePath: abs, uid: `api::${api}.${name}` });
+    }
+  }
+  return [...out, ...componentCandidates(join(root, 'components'))];
+}
+
+function componentCandidates(dir: string): Candidate[] {
+  const out: Candidate[] = [];
+  for (const category of listDir(dir)) {
+    for (const entry of listDir(join(dir, category))) {
+      const abs = join(dir, category, entry);
+      if (entry.endsWith('.json') && isFile(abs)) {
+        out.push({ kind: 'component', absolutePath: abs, uid: `${category}.${entry.slice(0, -'.json'.length)}` });
+      }
+    }
+  }
+  return out;
+}
+
+type Parsed = Pick<SchemaFile, 'json' | 'locate'> | { diagnostic: Diagnostic };
+
+function parseFile(absolutePath: string, path: string): Parsed {
+  let text: string;
+  try {
+    text = readFileSync(absolutePath, 'utf8');
+  } catch (error) {
+    return { diagnostic: { file: path, pointer: '', message: `cannot read file: ${(error as Error).message}`, hint: 'check the file permissions' } };
+  }
+  try {
+    const { data, pointers } = jsonSourceMap.parse(text);
+    const locate = (pointer: string): SourcePosition | undefined => {
+      for (let p = pointer; ; p = p.slice(0, p.lastIndexOf('/'))) {
+        const hit = pointers[p];
+        if (hit) return { line: hit.value.line + 1, column: hit.value.column + 1 };
+        if (p === '') return undefined;
+      }
+    };
+    return { json: data, locate };
+  } catch (error) {
+    const message = (error as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const position = at ? lineColumn(text, Number(at[1])) : undefined;
+    return {
+      diagnostic: {
+        file: path,
+        pointer: '',
+        message: `invalid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
+        hint: 'fix the JSON syntax (a trailing comma or a missing quote is the usual cause)',
+        ...position,
+      },
+    };
+  }
+}
+
+function lineColumn(text: string, offset: number): SourcePosition {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+function listDir(dir: string): string[] {
+  if (!isDir(dir)) return [];
+  return readdirSync(dir).sort(compare);
+}
+
+function isDir(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
+}
+
+function isFile(p: string): boolean {
+  return existsSync(p) && statSync(p).isFile();
+}
+
+function toPosix(p: string): string {
+  return p.split(sep).join('/');
+}
+
+/** Locale-independent ordering, so that output does not depend on the machine. */
+export function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
