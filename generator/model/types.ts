@@ -155,6 +155,7 @@ export interface LinkTable {
   /** UID of the type or component whose rows own the links. */
   readonly ownerUid: string;
   readonly ownerTable: string;
+  readonly ownerPrismaModel: string;
   readonly attribute: string;
   readonly targetUid: string;
   readonly cardinality: 'one' | 'many';

@@ -1,0 +1,228 @@
+/**
+ * model: turns validated schema files into the IR. It assumes the validate stage passed (every
+ * reference resolves, every name is legal), so it never reports errors; it only derives.
+ */
+import { compare, type SchemaFile } from '../load.ts';
+import { pointer } from '../diagnostics.ts';
+import { componentTable, componentTypeName, linkTableName, pascalCase, snakeCase } from './names.ts';
+import type {
+  Attribute,
+  Component,
+  ContentType,
+  JsonValue,
+  LinkTable,
+  MediaKind,
+  Model,
+  RelationKind,
+  ScalarType,
+} from './types.ts';
+
+/** The raw shape of one attribute after validation; only the keys the builder reads. */
+interface RawAttribute {
+  type: string;
+  required?: boolean;
+  private?: boolean;
+  configurable?: boolean;
+  unique?: boolean;
+  default?: JsonValue;
+  min?: number | string;
+  max?: number | string;
+  minLength?: number;
+  maxLength?: number;
+  regex?: string;
+  enum?: string[];
+  targetField?: string;
+  multiple?: boolean;
+  allowedTypes?: MediaKind[] | null;
+  relation?: RelationKind;
+  target?: string;
+  inversedBy?: string;
+  mappedBy?: string;
+  component?: string;
+  repeatable?: boolean;
+  components?: string[];
+  pluginOptions?: { i18n?: { localized?: boolean } };
+}
+
+interface RawSchema {
+  kind?: 'collectionType' | 'singleType';
+  collectionName?: string;
+  info: { singularName?: string; pluralName?: string; displayName?: string; description?: string };
+  options?: { draftAndPublish?: boolean };
+  pluginOptions?: { i18n?: { localized?: boolean } };
+  attributes: Record<string, RawAttribute>;
+}
+
+const MANY: ReadonlySet<RelationKind> = new Set(['oneToMany', 'manyToMany', 'manyWay']);
+
+export function buildModel(files: readonly SchemaFile[]): Model {
+  const tables = new Map<string, string>(); // uid -> table, needed to name link tables of either side
+  const typeFiles = files.filter((f) => f.kind === 'content-type');
+  const componentFiles = files.filter((f) => f.kind === 'component');
+  for (const f of typeFiles) tables.set(f.uid, contentTypeTable(raw(f)));
+  for (const f of componentFiles) tables.set(f.uid, raw(f).collectionName ?? componentTable(f.uid));
+
+  const contentTypes = typeFiles.map((f) => buildContentType(f, tables)).sort(byUid);
+  const components = componentFiles.map((f) => buildComponent(f, tables)).sort(byUid);
+  const linkTables = [...contentTypes, ...components]
+    .flatMap((owner) => owner.attributes.flatMap((a) => (a.kind === 'relation' && a.owner ? [linkTableOf(owner, a)] : [])))
+    .sort((a, b) => compare(a.table, b.table));
+  return deepFreeze({ contentTypes, components, linkTables });
+}
+
+function buildContentType(file: SchemaFile, tables: ReadonlyMap<string, string>): ContentType {
+  const schema = raw(file);
+  const singularName = schema.info.singularName as string;
+  const localized = schema.pluginOptions?.i18n?.localized === true;
+  const typeName = pascalCase(singularName);
+  return {
+    uid: file.uid,
+    kind: schema.kind ?? 'collectionType',
+    singularName,
+    pluralName: schema.info.pluralName as string,
+    displayName: schema.info.displayName ?? typeName,
+    description: schema.info.description ?? '',
+    draftAndPublish: schema.options?.draftAndPublish === true,
+    localized,
+    attributes: buildAttributes(file, schema, localized, tables),
+    names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, tsType: typeName },
+    file: file.path,
+  };
+}
+
+function buildComponent(file: SchemaFile, tables: ReadonlyMap<string, string>): Component {
+  const schema = raw(file);
+  const [category = '', name = ''] = file.uid.split('.');
+  const typeName = componentTypeName(file.uid);
+  return {
+    uid: file.uid,
+    category,
+    name,
+    displayName: schema.info.displayName ?? name,
+    attributes: buildAttributes(file, schema, false, tables),
+    names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, tsType: typeName },
+    file: file.path,
+  };
+}
+
+function buildAttributes(
+  file: SchemaFile,
+  schema: RawSchema,
+  typeLocalized: boolean,
+  tables: ReadonlyMap<string, string>,
+): Attribute[] {
+  return Object.entries(schema.attributes).map(([name, attr]) => {
+    const base = {
+      name,
+      required: attr.required === true,
+      private: attr.private === true || attr.type === 'password',
+      configurable: attr.configurable !== false,
+      localized: typeLocalized && isLocalized(attr),
+      pointer: pointer('attributes', name),
+    };
+    switch (attr.type) {
+      case 'media':
+        return { ...base, kind: 'media', multiple: attr.multiple === true, allowedTypes: attr.allowedTypes ?? [] };
+      case 'relation':
+        return relationAttribute(base, file.uid, attr, tables);
+      case 'component':
+        return { ...base, kind: 'component', component: attr.component as string, repeatable: attr.repeatable === true, ...bounds(attr) };
+      case 'dynamiczone':
+        return { ...base, kind: 'dynamiczone', components: attr.components ?? [], ...bounds(attr) };
+      default:
+        return {
+          ...base,
+          kind: 'scalar',
+          type: attr.type as ScalarType,
+          column: snakeCase(name),
+          unique: attr.unique === true,
+          ...definedOnly({
+            default: attr.default,
+            ...bounds(attr),
+            minLength: attr.minLength,
+            maxLength: attr.maxLength,
+            regex: attr.regex,
+            enum: attr.enum,
+            targetField: attr.targetField,
+          }),
+        };
+    }
+  });
+}
+
+/** Strapi's i18n rule: relations and uids follow the type; other attributes opt in explicitly. */
+function isLocalized(attr: RawAttribute): boolean {
+  if (attr.type === 'relation' || attr.type === 'uid') return true;
+  return attr.pluginOptions?.i18n?.localized === true;
+}
+
+function relationAttribute(
+  base: Omit<Attribute, 'kind'>,
+  ownerUid: string,
+  attr: RawAttribute,
+  tables: ReadonlyMap<string, string>,
+): Attribute {
+  const relation = attr.relation as RelationKind;
+  const target = attr.target as string;
+  const owner = attr.mappedBy === undefined;
+  const inverse = attr.inversedBy ?? attr.mappedBy;
+  // The mappedBy side reads the link table of the inverse attribute on the target.
+  const linkTable = owner
+    ? linkTableName(tables.get(ownerUid) as string, base.name)
+    : linkTableName(tables.get(target) as string, inverse as string);
+  return {
+    ...base,
+    kind: 'relation',
+    relation,
+    target,
+    cardinality: MANY.has(relation) ? 'many' : 'one',
+    owner,
+    ...(inverse === undefined ? {} : { inverse }),
+    linkTable,
+  };
+}
+
+function linkTableOf(owner: ContentType | Component, attr: Extract<Attribute, { kind: 'relation' }>): LinkTable {
+  return {
+    table: attr.linkTable,
+    prismaModel: `${owner.names.prismaModel}${pascalCase(attr.name)}Link`,
+    ownerUid: owner.uid,
+    ownerTable: owner.names.table,
+    ownerPrismaModel: owner.names.prismaModel,
+    attribute: attr.name,
+    targetUid: attr.target,
+    cardinality: attr.cardinality,
+  };
+}
+
+function contentTypeTable(schema: RawSchema): string {
+  return schema.collectionName ?? snakeCase(schema.info.pluralName as string);
+}
+
+function bounds(attr: RawAttribute): { min?: number; max?: number } {
+  return definedOnly({ min: toNumber(attr.min), max: toNumber(attr.max) });
+}
+
+function toNumber(value: number | string | undefined): number | undefined {
+  return value === undefined ? undefined : Number(value);
+}
+
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+function raw(file: SchemaFile): RawSchema {
+  return file.json as RawSchema;
+}
+
+function byUid(a: { uid: string }, b: { uid: string }): number {
+  return compare(a.uid, b.uid);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
