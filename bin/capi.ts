@@ -1,0 +1,69 @@
+/**
+ * capi's command line. Each command is a thin shell over generator/: it parses flags, runs the
+ * pipeline with a console reporter and turns known errors into messages and exit code 1.
+ */
+import { Command, Option } from 'commander';
+import { formatDiagnostic, SchemaError } from '../generator/diagnostics.ts';
+import { BuildError, generate, loadModel, ProviderMismatchError } from '../generator/generate.ts';
+import { DataLossError, MigrationDiffError } from '../generator/migrations.ts';
+import { consoleReporter } from '../generator/steps.ts';
+
+const program = new Command()
+  .name('capi')
+  .description('Generate a typed, Strapi 5 compatible API server from content-type schemas.')
+  .showHelpAfterError()
+  .configureOutput({ outputError: (text, write) => write(text) });
+
+program
+  .command('generate')
+  .description('validate the content types and (re)generate the server project, with a migration for any schema change')
+  .option('--content-types <dir>', 'folder of schema files (flat layout or a Strapi project)', 'content-types')
+  .option('--out <dir>', 'output folder of the generated project', 'generated')
+  .addOption(
+    new Option('--database <client>', 'database of the generated project (default: what --out was generated for, else sqlite)').choices([
+      'sqlite',
+      'postgres',
+    ]),
+  )
+  .option('--check', 'generate in memory and exit 1 listing every file that differs from --out (for CI)', false)
+  .option('--accept-data-loss', 'allow a migration that drops or rewrites tables or columns', false)
+  .option('--skip-build', 'do not type-check and compile the generated project', false)
+  .option('--quiet', 'print errors only', false)
+  .action(async (flags: { contentTypes: string; out: string; database?: 'sqlite' | 'postgres'; check: boolean; acceptDataLoss: boolean; skipBuild: boolean; quiet: boolean }) => {
+    const report = consoleReporter(process.stderr, flags.quiet);
+    report.info(`capi generate ${flags.contentTypes} → ${flags.out}${flags.check ? ' (check)' : ''}`);
+    const result = await generate({ ...flags }, report);
+    if (!flags.check) return;
+    const { created, updated, removed } = result.changes;
+    const stale = [...created.map((p) => `missing  ${p}`), ...updated.map((p) => `differs  ${p}`), ...removed.map((p) => `stale    ${p}`)];
+    if (stale.length === 0) {
+      report.info(`${flags.out} is up to date`);
+      return;
+    }
+    process.stdout.write(`${flags.out} is out of date; run \`capi generate\`:\n${stale.map((l) => `  ${l}`).join('\n')}\n`);
+    process.exitCode = 1;
+  });
+
+program
+  .command('validate')
+  .description('check the content-type schemas and report every problem, without generating anything')
+  .option('--content-types <dir>', 'folder of schema files (flat layout or a Strapi project)', 'content-types')
+  .action(async (flags: { contentTypes: string }) => {
+    const report = consoleReporter();
+    await loadModel(flags.contentTypes, report);
+    report.info('content types are valid');
+  });
+
+/** Known failures become one readable block and exit code 1; anything else is a bug, shown whole. */
+function fail(error: unknown): void {
+  if (error instanceof SchemaError) {
+    process.stderr.write(`${error.diagnostics.map(formatDiagnostic).join('\n')}\n\n${error.message}\n`);
+  } else if (error instanceof DataLossError || error instanceof ProviderMismatchError || error instanceof BuildError || error instanceof MigrationDiffError) {
+    process.stderr.write(`capi: ${error.message}\n`);
+  } else {
+    process.stderr.write(`capi: unexpected error\n${error instanceof Error ? error.stack : String(error)}\n`);
+  }
+  process.exitCode = 1;
+}
+
+program.parseAsync(process.argv).catch(fail);

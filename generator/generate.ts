@@ -1,0 +1,163 @@
+/**
+ * The pipeline: load → validate → model → emit → migrate → write → build.
+ * Every stage before `write` is pure or read-only, which is what makes `--check` possible.
+ */
+import { execFile } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { basename, join, relative, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { SchemaError, type Diagnostic } from './diagnostics.ts';
+import type { EmittedFile } from './emit/files.ts';
+import { emitModules } from './emit/modules.ts';
+import { emitPrismaSchema, type DatabaseKind } from './emit/prisma.ts';
+import { emitProject } from './emit/project.ts';
+import { loadSchemas, type LoadedSchemas } from './load.ts';
+import { planMigration } from './migrations.ts';
+import { buildModel } from './model/build.ts';
+import type { Model } from './model/types.ts';
+import type { StepReporter } from './steps.ts';
+import { validateSchemas } from './validate/index.ts';
+import { applyChanges, compareWithDisk, manifestFile, read, type FileChanges } from './write.ts';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+
+export interface GenerateOptions {
+  readonly contentTypes: string;
+  readonly out: string;
+  /** Defaults to the provider of the migrations already in `out`, else sqlite. */
+  readonly database?: DatabaseKind;
+  readonly check: boolean;
+  readonly acceptDataLoss: boolean;
+  /** Skip type-checking and compiling the generated project (tests that only read files). */
+  readonly skipBuild: boolean;
+}
+
+export interface GenerateResult {
+  readonly changes: FileChanges;
+  /** Name of the migration created (or, with --check, that would be created). */
+  readonly migration?: string;
+}
+
+export class ProviderMismatchError extends Error {
+  override readonly name = 'ProviderMismatchError';
+}
+
+export class BuildError extends Error {
+  override readonly name = 'BuildError';
+}
+
+/** load + validate + model: the part `capi validate` runs. */
+export async function loadModel(contentTypes: string, report: StepReporter): Promise<Model> {
+  const loaded = await report.step('load', () => loadSchemas(contentTypes), (l) => `${l.files.length} files (${l.layout} layout)`);
+  const diagnostics = await report.step('validate', () => validate(loaded), (d) => (d.length === 0 ? 'no problems' : `${d.length} problem(s)`));
+  if (diagnostics.length > 0) throw new SchemaError(diagnostics);
+  return report.step('model', () => buildModel(loaded.files), (m) => `${m.contentTypes.length} content types, ${m.components.length} components`);
+}
+
+function validate(loaded: LoadedSchemas): Diagnostic[] {
+  return [...loaded.diagnostics, ...validateSchemas(loaded.files)];
+}
+
+export async function generate(options: GenerateOptions, report: StepReporter): Promise<GenerateResult> {
+  const out = resolve(options.out);
+  const model = await loadModel(options.contentTypes, report);
+  const database = options.database ?? lockedProvider(out) ?? 'sqlite';
+  const locked = lockedProvider(out);
+  if (locked !== undefined && locked !== database) {
+    throw new ProviderMismatchError(
+      `${options.out}/prisma/migrations holds ${locked} migrations; generate ${database} into another --out directory`,
+    );
+  }
+  const source = sourceLabel(out, options.contentTypes);
+  const files = await report.step('emit', () => emitAll(model, database, source, basename(out)), (f) => `${f.length} files`);
+  const schema = files.find((f) => f.path === SCHEMA_PATH)?.contents ?? '';
+  const migration = await report.step(
+    'migrate',
+    () => nextMigration(out, schema, database, options),
+    (m) => (m === undefined ? 'schema unchanged, no migration' : `${options.check ? 'would create' : 'created'} ${m.name}`),
+  );
+  const all = migration === undefined ? files : [...files, migration.file];
+  const changes = compareWithDisk(out, all);
+  if (options.check) return { changes, ...(migration ? { migration: migration.name } : {}) };
+  await report.step('write', () => applyChanges(out, all, changes), () => summarize(changes));
+  if (!options.skipBuild) await report.step('build', () => build(out), () => 'tsc, strict, 0 errors');
+  return { changes, ...(migration ? { migration: migration.name } : {}) };
+}
+
+const SCHEMA_PATH = 'prisma/schema.prisma';
+const MIGRATIONS = 'prisma/migrations';
+
+async function emitAll(model: Model, database: DatabaseKind, source: string, projectName: string): Promise<EmittedFile[]> {
+  const files: EmittedFile[] = [
+    { path: SCHEMA_PATH, contents: emitPrismaSchema(model, database, source), policy: 'owned' },
+    { path: `${MIGRATIONS}/migration_lock.toml`, contents: migrationLock(database), policy: 'owned' },
+    ...(await emitModules(model, source)),
+    ...emitProject(model, { database, source, projectName }),
+  ];
+  return [...files, manifestFile(files)].sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+function migrationLock(database: DatabaseKind): string {
+  return `# Written by capi. The migrations in this folder are for this database provider.\nprovider = "${database === 'sqlite' ? 'sqlite' : 'postgresql'}"\n`;
+}
+
+function lockedProvider(out: string): DatabaseKind | undefined {
+  const lock = read(join(out, MIGRATIONS, 'migration_lock.toml'));
+  const provider = lock === undefined ? undefined : /provider\s*=\s*"(\w+)"/.exec(lock)?.[1];
+  return provider === 'sqlite' ? 'sqlite' : provider === 'postgresql' ? 'postgres' : undefined;
+}
+
+interface PlannedMigration {
+  readonly name: string;
+  readonly file: EmittedFile;
+}
+
+async function nextMigration(out: string, schema: string, database: DatabaseKind, options: GenerateOptions): Promise<PlannedMigration | undefined> {
+  const existing = migrationFolders(out);
+  const previous = read(join(out, SCHEMA_PATH));
+  if (options.check) {
+    // --check stays in memory: a changed schema is reported as the migration it would need.
+    if (previous === schema && existing.length > 0) return undefined;
+    const name = `${String(existing.length + 1).padStart(4, '0')}_…`;
+    return { name, file: { path: `${MIGRATIONS}/${name}/migration.sql`, contents: '', policy: 'create-once' } };
+  }
+  const migration = await planMigration({ previous, next: schema, database, existing, acceptDataLoss: options.acceptDataLoss });
+  if (migration === undefined) return undefined;
+  return { name: migration.name, file: { path: `${MIGRATIONS}/${migration.name}/migration.sql`, contents: migration.sql, policy: 'create-once' } };
+}
+
+function migrationFolders(out: string): string[] {
+  try {
+    return readdirSync(join(out, MIGRATIONS), { withFileTypes: true })
+      .filter((d) => d.isDirectory() && /^\d{4}_/.test(d.name))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+async function build(out: string): Promise<void> {
+  const tsc = require.resolve('typescript/bin/tsc');
+  try {
+    await run(process.execPath, [tsc, '-p', join(out, 'tsconfig.json')], { cwd: out, maxBuffer: 64 * 1024 * 1024 });
+  } catch (error) {
+    const output = `${(error as { stdout?: string }).stdout ?? ''}`.trim();
+    throw new BuildError(`the generated project does not compile:\n${output || String(error)}`);
+  }
+}
+
+function summarize(changes: FileChanges): string {
+  return `${changes.created.length} created, ${changes.updated.length} updated, ${changes.removed.length} removed`;
+}
+
+/**
+ * How the content-types folder is named in generated headers: relative to the output directory,
+ * so that output does not depend on the directory capi was run from.
+ */
+function sourceLabel(out: string, contentTypes: string): string {
+  const rel = relative(out, resolve(contentTypes)) || '.';
+  return `${rel.split(sep).join('/')}/`;
+}
