@@ -5,7 +5,7 @@
  * `migrate diff --script` prints no warnings of its own.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -47,12 +47,14 @@ export class MigrationDiffError extends Error {
 export async function diffSchemas(previous: string | undefined, next: string, database: DatabaseKind): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'capi-diff-'));
   try {
-    await writeFile(join(dir, 'next.prisma'), next);
+    // The CLI reads ./prisma/schema.prisma at start-up to pick its engine; without it (or without
+    // a resolvable DATABASE_URL) it falls back to downloading a query engine, which is offline here.
+    await mkdir(join(dir, 'prisma'));
+    await writeFile(join(dir, 'prisma', 'schema.prisma'), next);
     const from = previous === undefined ? ['--from-empty'] : ['--from-schema-datamodel', join(dir, 'previous.prisma')];
     if (previous !== undefined) await writeFile(join(dir, 'previous.prisma'), previous);
     const prisma = require.resolve('prisma/build/index.js');
-    const args = [prisma, 'migrate', 'diff', '--config', OFFLINE_CONFIG, ...from, '--to-schema-datamodel', join(dir, 'next.prisma'), '--script'];
-    // `env("DATABASE_URL")` must resolve or the CLI falls back to downloading a query engine.
+    const args = [prisma, 'migrate', 'diff', '--config', OFFLINE_CONFIG, ...from, '--to-schema-datamodel', join(dir, 'prisma', 'schema.prisma'), '--script'];
     const env = { ...process.env, DATABASE_URL: database === 'sqlite' ? 'file:./offline.db' : 'postgresql://offline@127.0.0.1:1/offline', PRISMA_HIDE_UPDATE_MESSAGE: '1' };
     const { stdout } = await run(process.execPath, args, { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 });
     return stdout;
