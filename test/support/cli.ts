@@ -1,0 +1,97 @@
+/**
+ * Runs capi and generated projects as a user would: as child processes. Generated projects live
+ * under the repository's tmp/ folder so that their dependencies resolve from capi's own install.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { exampleContentTypes, repoRoot } from './model.ts';
+
+const run = promisify(execFile);
+const CAPI = join(repoRoot, 'bin', 'capi.mjs');
+
+export interface Result {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export async function capi(args: readonly string[], cwd = repoRoot): Promise<Result> {
+  return node([CAPI, ...args], { cwd });
+}
+
+export async function node(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, maxBuffer: 32 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
+  }
+}
+
+/** A scratch folder inside the repository (tmp/ is git-ignored), removed by `dispose`. */
+export function scratch(prefix: string): { dir: string; dispose: () => void } {
+  const base = join(repoRoot, 'tmp');
+  mkdirSync(base, { recursive: true });
+  const dir = mkdtempSync(join(base, `${prefix}-`));
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Copies the example model so that a test can edit it. */
+export function copyExample(to: string): string {
+  cpSync(exampleContentTypes, to, { recursive: true });
+  return to;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+export interface RunningServer {
+  readonly url: string;
+  readonly output: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts `node dist/main.js` of a generated project and waits for its "listening" line. */
+export async function startServer(project: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env } });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const check = (): void => {
+      if (output.includes('listening on')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output}`));
+    });
+  });
+  return { url: `http://127.0.0.1:${port}`, output: () => output, stop: () => stop(child) };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
