@@ -1,0 +1,122 @@
+/**
+ * What capi accepts in a schema file, in one place: the attribute types, the options each type
+ * takes and the enumerations of the format. The published JSON Schemas (json-schema.ts), the error
+ * messages and the semantic checks all read these lists, so that they cannot disagree.
+ */
+
+export const SCALAR_TYPES = [
+  'string',
+  'text',
+  'richtext',
+  'blocks',
+  'email',
+  'password',
+  'uid',
+  'integer',
+  'biginteger',
+  'decimal',
+  'float',
+  'boolean',
+  'date',
+  'datetime',
+  'time',
+  'timestamp',
+  'enumeration',
+  'json',
+] as const;
+
+export const ATTRIBUTE_TYPES = [...SCALAR_TYPES, 'media', 'relation', 'component', 'dynamiczone'] as const;
+
+export type AttributeTypeName = (typeof ATTRIBUTE_TYPES)[number];
+
+/** Types a component may hold: Strapi forbids dynamic zones inside components. */
+export const COMPONENT_ATTRIBUTE_TYPES: readonly AttributeTypeName[] = ATTRIBUTE_TYPES.filter((t) => t !== 'dynamiczone');
+
+export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay'] as const;
+
+/** Strapi relation kinds that capi deliberately does not serve (polymorphic links). */
+export const UNSUPPORTED_RELATION_KINDS = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
+
+/** Attribute types Strapi knows that capi does not serve. */
+export const UNSUPPORTED_ATTRIBUTE_TYPES = ['customField'] as const;
+
+export const MEDIA_KINDS = ['images', 'files', 'videos', 'audios'] as const;
+
+export const CONTENT_TYPE_KINDS = ['collectionType', 'singleType'] as const;
+
+/** Attribute types whose values are text, and may be the source of a uid. */
+export const UID_TARGET_TYPES: readonly AttributeTypeName[] = ['string', 'text'];
+
+/** The shape a JSON value of an option must have; json-schema.ts turns it into a schema. */
+export type OptionShape =
+  | 'boolean'
+  | 'string'
+  | 'integer'
+  | 'number'
+  | 'count' // a non-negative integer
+  | 'bigint' // an integer, or a string of digits (Strapi writes big integers as strings)
+  | 'regex'
+  | 'stringList'
+  | 'enumValues'
+  | 'mediaKinds'
+  | 'componentList'
+  | 'relationKind'
+  | 'uidOptions'
+  | 'pluginOptions'
+  | 'any';
+
+/** Options every attribute type takes. */
+const COMMON: Readonly<Record<string, OptionShape>> = { configurable: 'boolean', pluginOptions: 'pluginOptions' };
+const SCALAR_COMMON: Readonly<Record<string, OptionShape>> = { ...COMMON, required: 'boolean', private: 'boolean' };
+const TEXT_LENGTH: Readonly<Record<string, OptionShape>> = { minLength: 'count', maxLength: 'count' };
+
+/**
+ * Options per attribute type, as Strapi 5's content-type builder writes them. Options missing
+ * from a type's list are errors: capi would otherwise silently ignore a constraint the author
+ * believes is enforced.
+ */
+export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Readonly<Record<string, OptionShape>>>> = {
+  string: { ...SCALAR_COMMON, unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' },
+  text: { ...SCALAR_COMMON, unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' },
+  richtext: { ...SCALAR_COMMON, default: 'string', ...TEXT_LENGTH },
+  blocks: { ...SCALAR_COMMON },
+  email: { ...SCALAR_COMMON, unique: 'boolean', default: 'string', ...TEXT_LENGTH },
+  password: { ...SCALAR_COMMON, ...TEXT_LENGTH },
+  uid: { ...SCALAR_COMMON, targetField: 'string', options: 'uidOptions', default: 'string', ...TEXT_LENGTH, regex: 'regex' },
+  integer: { ...SCALAR_COMMON, unique: 'boolean', default: 'integer', min: 'integer', max: 'integer' },
+  biginteger: { ...SCALAR_COMMON, unique: 'boolean', default: 'bigint', min: 'bigint', max: 'bigint' },
+  decimal: { ...SCALAR_COMMON, unique: 'boolean', default: 'number', min: 'number', max: 'number' },
+  float: { ...SCALAR_COMMON, unique: 'boolean', default: 'number', min: 'number', max: 'number' },
+  boolean: { ...SCALAR_COMMON, default: 'boolean' },
+  date: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
+  datetime: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
+  time: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
+  timestamp: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
+  enumeration: { ...SCALAR_COMMON, enum: 'enumValues', default: 'string' },
+  json: { ...SCALAR_COMMON, default: 'any' },
+  media: { ...COMMON, required: 'boolean', multiple: 'boolean', allowedTypes: 'mediaKinds' },
+  relation: { ...COMMON, relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string' },
+  component: { ...COMMON, required: 'boolean', component: 'string', repeatable: 'boolean', min: 'count', max: 'count' },
+  dynamiczone: { ...COMMON, required: 'boolean', components: 'componentList', min: 'count', max: 'count' },
+};
+
+/** Options an attribute of the type cannot do without. */
+export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readonly string[]>>> = {
+  enumeration: ['enum'],
+  relation: ['relation', 'target'],
+  component: ['component'],
+  dynamiczone: ['components'],
+};
+
+/**
+ * Keys Strapi writes that capi recognises but does not implement, with the reason given to the
+ * author instead of a bare "unknown key".
+ */
+export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
+  enumName: 'capi names GraphQL enums itself (ENUM_<TYPE>_<ATTRIBUTE>); remove "enumName"',
+  useJoinTable: 'capi always stores relations in link tables; remove "useJoinTable"',
+  targetAttribute: 'write the inverse side with "inversedBy"/"mappedBy" instead of "targetAttribute"',
+  morphBy: 'polymorphic relations are not supported by capi; remove "morphBy"',
+  privateAttributes: 'mark each attribute with "private": true instead',
+  reviewWorkflows: 'review workflows are a Strapi admin feature that capi does not have; remove it',
+};

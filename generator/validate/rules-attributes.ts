@@ -1,0 +1,152 @@
+/**
+ * Semantic checks inside one type: attribute names and the consistency of each attribute's
+ * options with each other (defaults, ranges, enumeration values, uid sources, localization).
+ */
+import { pointer } from '../diagnostics.ts';
+import { camelCase, snakeCase } from '../model/names.ts';
+import { ATTRIBUTE_OPTIONS, UID_TARGET_TYPES } from './catalog.ts';
+import { finding, type Finding } from './finding.ts';
+import { checkDefault } from './rules-defaults.ts';
+import { RESERVED_ATTRIBUTE_PREFIXES, RESERVED_ATTRIBUTE_SNAKE_NAMES } from './reserved.ts';
+import { didYouMean } from './suggest.ts';
+import { bound, regexProblem } from './values.ts';
+import { isLocalized, text, type AttributeView, type TypeView } from './view.ts';
+
+/** What GraphQL, Prisma and TypeScript all accept as a field name. */
+const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** GraphQL enum value names. */
+const ENUM_VALUE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const GRAPHQL_LITERALS = new Set(['true', 'false', 'null']);
+
+export function attributeFindings(type: TypeView): Finding[] {
+  return [
+    ...type.attributes.flatMap((a) => nameFinding(type, a)),
+    ...columnClashFindings(type),
+    ...type.attributes.flatMap((a) => [
+      ...enumFindings(type, a),
+      ...checkDefault(type, a),
+      ...rangeFindings(type, a),
+      ...regexFindings(type, a),
+      ...uidFindings(type, a),
+      ...localizedFindings(type, a),
+    ]),
+  ];
+}
+
+function nameFinding(type: TypeView, attribute: AttributeView): Finding[] {
+  const name = attribute.name;
+  const reason = reservedReason(name);
+  if (reason !== undefined) {
+    return [finding(type.file, attribute.pointer, `attribute name "${name}" is reserved: ${reason}`, 'rename the attribute')];
+  }
+  if (!IDENTIFIER.test(name)) {
+    const fixed = camelCase(name);
+    const example = IDENTIFIER.test(fixed) ? `, e.g. "${fixed}"` : '';
+    return [finding(type.file, attribute.pointer, `attribute name "${name}" cannot be a GraphQL, Prisma and TypeScript identifier`, `use letters, digits and "_", starting with a letter${example}`)];
+  }
+  return [];
+}
+
+function reservedReason(name: string): string | undefined {
+  const snake = snakeCase(name);
+  const prefix = RESERVED_ATTRIBUTE_PREFIXES.find(([p]) => name.startsWith(p) || snake.startsWith(p));
+  return prefix?.[1] ?? RESERVED_ATTRIBUTE_SNAKE_NAMES.get(snake);
+}
+
+/** Columns are the snake_case of attribute names: `readingTime` and `reading_time` would share one. */
+function columnClashFindings(type: TypeView): Finding[] {
+  const first = new Map<string, string>();
+  const out: Finding[] = [];
+  for (const attribute of type.attributes) {
+    const column = snakeCase(attribute.name);
+    if (column === '') continue;
+    const owner = first.get(column);
+    if (owner === undefined) first.set(column, attribute.name);
+    else out.push(finding(type.file, attribute.pointer, `attribute "${attribute.name}" has the same column "${column}" as "${owner}"`, 'rename one of them; columns are the snake_case of attribute names'));
+  }
+  return out;
+}
+
+function enumFindings(type: TypeView, attribute: AttributeView): Finding[] {
+  const values = attribute.options['enum'];
+  if (attribute.type !== 'enumeration' || !Array.isArray(values)) return [];
+  const seen = new Set<string>();
+  const out: Finding[] = [];
+  values.forEach((value: unknown, index) => {
+    if (typeof value !== 'string') return;
+    const at = `${attribute.pointer}/enum/${index}`;
+    if (seen.has(value)) out.push(finding(type.file, at, `enumeration value "${value}" is listed twice`, 'remove the duplicate'));
+    else if (GRAPHQL_LITERALS.has(value)) out.push(finding(type.file, at, `enumeration value "${value}" is reserved by GraphQL (true, false and null cannot be enum values)`, `rename it, e.g. "is_${value}"`));
+    else if (!ENUM_VALUE.test(value)) out.push(finding(type.file, at, `enumeration value "${value}" is not a valid GraphQL enum value`, `use letters, digits and "_", not starting with a digit, e.g. "${enumValueExample(value)}"`));
+    seen.add(value);
+  });
+  return out;
+}
+
+function enumValueExample(value: string): string {
+  const cleaned = value.replace(/[^A-Za-z0-9_]+/g, '_');
+  return /^[0-9]/.test(cleaned) || cleaned === '' ? `_${cleaned}` : cleaned;
+}
+
+function rangeFindings(type: TypeView, attribute: AttributeView): Finding[] {
+  const out: Finding[] = [];
+  if (attribute.type === undefined) return out;
+  const options = ATTRIBUTE_OPTIONS[attribute.type];
+  const pairs = [['min', 'max'], ['minLength', 'maxLength']] as const;
+  for (const [low, high] of pairs) {
+    if (!(low in options)) continue;
+    const lo = bound(attribute.options[low]);
+    const hi = bound(attribute.options[high]);
+    if (lo !== undefined && hi !== undefined && lo > hi) {
+      out.push(finding(type.file, `${attribute.pointer}/${high}`, `"${high}" (${String(attribute.options[high])}) is less than "${low}" (${String(attribute.options[low])})`, `make "${high}" at least "${low}", or swap them`));
+    }
+  }
+  if (attribute.type === 'component' && attribute.options['repeatable'] !== true) {
+    for (const key of ['min', 'max'] as const) {
+      if (attribute.options[key] !== undefined) out.push(finding(type.file, `${attribute.pointer}/${key}`, `"${key}" only applies to repeatable components`, `set "repeatable": true, or remove "${key}"`));
+    }
+  }
+  return out;
+}
+
+function regexFindings(type: TypeView, attribute: AttributeView): Finding[] {
+  const source = text(attribute.options['regex']);
+  if (source === undefined) return [];
+  const problem = regexProblem(source);
+  return problem === undefined ? [] : [finding(type.file, `${attribute.pointer}/regex`, `"regex" does not compile: ${problem}`, 'write a JavaScript regular expression, without the surrounding slashes')];
+}
+
+function uidFindings(type: TypeView, attribute: AttributeView): Finding[] {
+  const target = text(attribute.options['targetField']);
+  if (attribute.type !== 'uid' || target === undefined) return [];
+  const at = `${attribute.pointer}/targetField`;
+  const source = type.attributes.find((a) => a.name === target);
+  const candidates = type.attributes.filter((a) => a.type !== undefined && UID_TARGET_TYPES.includes(a.type)).map((a) => a.name);
+  if (source === undefined) {
+    return [finding(type.file, at, `targetField "${target}" is not an attribute of this ${kindWord(type)}`, `${didYouMean(target, candidates)}name a string or text attribute${listOf(candidates)}`)];
+  }
+  if (source.type === undefined || !UID_TARGET_TYPES.includes(source.type)) {
+    return [finding(type.file, at, `targetField "${target}" names a ${source.type ?? 'non-string'} attribute, not a string or text attribute`, `name a string or text attribute${listOf(candidates)}`)];
+  }
+  return [];
+}
+
+function localizedFindings(type: TypeView, attribute: AttributeView): Finding[] {
+  if (!isLocalized(attribute.options)) return [];
+  const at = pointer('attributes', attribute.name, 'pluginOptions', 'i18n', 'localized');
+  if (type.isComponent) {
+    return [finding(type.file, at, 'an attribute of a component cannot be localized', 'remove it; a component follows the localization of the field that holds it')];
+  }
+  if (!type.localized) {
+    return [finding(type.file, at, `attribute "${attribute.name}" is localized but the content type is not`, 'add "pluginOptions": {"i18n": {"localized": true}} to the content type, or remove this flag')];
+  }
+  return [];
+}
+
+export function kindWord(type: TypeView): string {
+  return type.isComponent ? 'component' : 'content type';
+}
+
+function listOf(names: readonly string[]): string {
+  return names.length === 0 ? '' : ` (${names.join(', ')})`;
+}

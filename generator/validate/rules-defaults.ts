@@ -1,0 +1,80 @@
+/**
+ * `default` must be a value the attribute could hold. Its JSON type is checked by the schema;
+ * this checks what the schema cannot: the formats of dates and times, enumeration membership,
+ * and the attribute's own bounds, length and pattern.
+ */
+import { finding, type Finding } from './finding.ts';
+import type { AttributeView, TypeView } from './view.ts';
+import { ATTRIBUTE_OPTIONS } from './catalog.ts';
+import { bound, regexProblem } from './values.ts';
+
+const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/;
+const DATETIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Strapi's UID alphabet. */
+const UID = /^[A-Za-z0-9\-_.~]*$/;
+
+export function checkDefault(type: TypeView, attribute: AttributeView): Finding[] {
+  if (!('default' in attribute.options) || attribute.type === undefined) return [];
+  const value = attribute.options['default'];
+  const problem = formatProblem(attribute, value) ?? boundsProblem(attribute, value);
+  if (problem === undefined) return [];
+  return [finding(type.file, `${attribute.pointer}/default`, `default ${JSON.stringify(value)} ${problem.message}`, problem.hint)];
+}
+
+interface Problem {
+  readonly message: string;
+  readonly hint: string;
+}
+
+function formatProblem(attribute: AttributeView, value: unknown): Problem | undefined {
+  if (typeof value !== 'string') return undefined; // a wrong JSON type is the schema's to report
+  switch (attribute.type) {
+    case 'enumeration': {
+      const values = Array.isArray(attribute.options['enum']) ? attribute.options['enum'].map(String) : [];
+      return values.includes(value) ? undefined : { message: 'is not one of the enumeration values', hint: `use one of: ${values.join(', ')}` };
+    }
+    case 'date':
+      return DATE.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : { message: 'is not a date', hint: 'write it as YYYY-MM-DD, e.g. "2024-01-31"' };
+    case 'time':
+      return TIME.test(value) ? undefined : { message: 'is not a time of day', hint: 'write it as HH:mm:ss.SSS, e.g. "09:30:00.000"' };
+    case 'datetime':
+    case 'timestamp':
+      return DATETIME.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : { message: 'is not an ISO 8601 date-time', hint: 'write it like "2024-01-31T09:30:00.000Z"' };
+    case 'email':
+      return EMAIL.test(value) ? undefined : { message: 'is not an e-mail address', hint: 'write an address like "name@example.com", or remove "default"' };
+    case 'uid':
+      return UID.test(value) ? undefined : { message: 'is not a valid uid', hint: 'use only letters, digits and "-", "_", ".", "~"' };
+    default:
+      return undefined;
+  }
+}
+
+function boundsProblem(attribute: AttributeView, value: unknown): Problem | undefined {
+  if (attribute.type === undefined) return undefined;
+  const options = attribute.options;
+  const allowed = ATTRIBUTE_OPTIONS[attribute.type];
+  // Big integers may be written as digit strings; other strings are text.
+  const amount = attribute.type === 'biginteger' ? bound(value) : typeof value === 'number' ? value : undefined;
+  if (amount !== undefined && 'min' in allowed) {
+    const min = bound(options['min']);
+    const max = bound(options['max']);
+    if (min !== undefined && amount < min) return { message: `is less than "min" (${String(options['min'])})`, hint: 'raise the default, or lower "min"' };
+    if (max !== undefined && amount > max) return { message: `is greater than "max" (${String(options['max'])})`, hint: 'lower the default, or raise "max"' };
+  }
+  if (typeof value === 'string' && 'minLength' in allowed) return textBoundsProblem(options, 'regex' in allowed, value);
+  return undefined;
+}
+
+function textBoundsProblem(options: Readonly<Record<string, unknown>>, hasRegex: boolean, value: string): Problem | undefined {
+  const minLength = bound(options['minLength']);
+  const maxLength = bound(options['maxLength']);
+  if (minLength !== undefined && value.length < minLength) return { message: `is shorter than "minLength" (${String(options['minLength'])})`, hint: 'lengthen the default, or lower "minLength"' };
+  if (maxLength !== undefined && value.length > maxLength) return { message: `is longer than "maxLength" (${String(options['maxLength'])})`, hint: 'shorten the default, or raise "maxLength"' };
+  const regex = hasRegex && typeof options['regex'] === 'string' ? options['regex'] : undefined;
+  if (regex !== undefined && regexProblem(regex) === undefined && !new RegExp(regex).test(value)) {
+    return { message: 'does not match "regex"', hint: 'change the default so that it matches the pattern, or fix "regex"' };
+  }
+  return undefined;
+}

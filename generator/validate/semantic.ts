@@ -1,0 +1,21 @@
+/**
+ * The semantic pass: rules that need more than one value, or more than one file, to decide.
+ * Every rule reads the forgiving view, so it runs on files the structural pass rejected too.
+ */
+import type { SchemaFile } from '../load.ts';
+import type { Finding } from './finding.ts';
+import { attributeFindings } from './rules-attributes.ts';
+import { componentFindings } from './rules-components.ts';
+import { nameFindings } from './rules-names.ts';
+import { relationFindings } from './rules-relations.ts';
+import { buildView } from './view.ts';
+
+export function semanticFindings(files: readonly SchemaFile[]): Finding[] {
+  const model = buildView(files);
+  return [
+    ...nameFindings(model),
+    ...model.types.flatMap(attributeFindings),
+    ...relationFindings(model),
+    ...componentFindings(model),
+  ];
+}
