@@ -65,39 +65,48 @@ export type OptionShape =
   | 'pluginOptions'
   | 'any';
 
-/** Options every attribute type takes. */
-const COMMON: Readonly<Record<string, OptionShape>> = { configurable: 'boolean', pluginOptions: 'pluginOptions' };
-const SCALAR_COMMON: Readonly<Record<string, OptionShape>> = { ...COMMON, required: 'boolean', private: 'boolean' };
-const TEXT_LENGTH: Readonly<Record<string, OptionShape>> = { minLength: 'count', maxLength: 'count' };
+type Options = Readonly<Record<string, OptionShape>>;
+
+/** `required`, the type's own options, then `private` and the options every type takes. */
+function scalar(own: Options): Options {
+  return { required: 'boolean', ...own, private: 'boolean', configurable: 'boolean', pluginOptions: 'pluginOptions' };
+}
+
+/** Structured types: no `private` (capi only hides scalar values), `required` where Strapi has it. */
+function structured(own: Options): Options {
+  return { ...own, configurable: 'boolean', pluginOptions: 'pluginOptions' };
+}
+
+const TEXT_LENGTH: Options = { minLength: 'count', maxLength: 'count' };
 
 /**
  * Options per attribute type, as Strapi 5's content-type builder writes them. Options missing
  * from a type's list are errors: capi would otherwise silently ignore a constraint the author
  * believes is enforced.
  */
-export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Readonly<Record<string, OptionShape>>>> = {
-  string: { ...SCALAR_COMMON, unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' },
-  text: { ...SCALAR_COMMON, unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' },
-  richtext: { ...SCALAR_COMMON, default: 'string', ...TEXT_LENGTH },
-  blocks: { ...SCALAR_COMMON },
-  email: { ...SCALAR_COMMON, unique: 'boolean', default: 'string', ...TEXT_LENGTH },
-  password: { ...SCALAR_COMMON, ...TEXT_LENGTH },
-  uid: { ...SCALAR_COMMON, targetField: 'string', options: 'uidOptions', default: 'string', ...TEXT_LENGTH, regex: 'regex' },
-  integer: { ...SCALAR_COMMON, unique: 'boolean', default: 'integer', min: 'integer', max: 'integer' },
-  biginteger: { ...SCALAR_COMMON, unique: 'boolean', default: 'bigint', min: 'bigint', max: 'bigint' },
-  decimal: { ...SCALAR_COMMON, unique: 'boolean', default: 'number', min: 'number', max: 'number' },
-  float: { ...SCALAR_COMMON, unique: 'boolean', default: 'number', min: 'number', max: 'number' },
-  boolean: { ...SCALAR_COMMON, default: 'boolean' },
-  date: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
-  datetime: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
-  time: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
-  timestamp: { ...SCALAR_COMMON, unique: 'boolean', default: 'string' },
-  enumeration: { ...SCALAR_COMMON, enum: 'enumValues', default: 'string' },
-  json: { ...SCALAR_COMMON, default: 'any' },
-  media: { ...COMMON, required: 'boolean', multiple: 'boolean', allowedTypes: 'mediaKinds' },
-  relation: { ...COMMON, relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string' },
-  component: { ...COMMON, required: 'boolean', component: 'string', repeatable: 'boolean', min: 'count', max: 'count' },
-  dynamiczone: { ...COMMON, required: 'boolean', components: 'componentList', min: 'count', max: 'count' },
+export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
+  string: scalar({ unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' }),
+  text: scalar({ unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' }),
+  richtext: scalar({ default: 'string', ...TEXT_LENGTH }),
+  blocks: scalar({}),
+  email: scalar({ unique: 'boolean', default: 'string', ...TEXT_LENGTH }),
+  password: scalar({ ...TEXT_LENGTH }),
+  uid: scalar({ targetField: 'string', options: 'uidOptions', default: 'string', ...TEXT_LENGTH, regex: 'regex' }),
+  integer: scalar({ unique: 'boolean', default: 'integer', min: 'integer', max: 'integer' }),
+  biginteger: scalar({ unique: 'boolean', default: 'bigint', min: 'bigint', max: 'bigint' }),
+  decimal: scalar({ unique: 'boolean', default: 'number', min: 'number', max: 'number' }),
+  float: scalar({ unique: 'boolean', default: 'number', min: 'number', max: 'number' }),
+  boolean: scalar({ default: 'boolean' }),
+  date: scalar({ unique: 'boolean', default: 'string' }),
+  datetime: scalar({ unique: 'boolean', default: 'string' }),
+  time: scalar({ unique: 'boolean', default: 'string' }),
+  timestamp: scalar({ unique: 'boolean', default: 'string' }),
+  enumeration: scalar({ enum: 'enumValues', default: 'string' }),
+  json: scalar({ default: 'any' }),
+  media: structured({ multiple: 'boolean', required: 'boolean', allowedTypes: 'mediaKinds' }),
+  relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string' }),
+  component: structured({ component: 'string', repeatable: 'boolean', required: 'boolean', min: 'count', max: 'count' }),
+  dynamiczone: structured({ components: 'componentList', required: 'boolean', min: 'count', max: 'count' }),
 };
 
 /** Options an attribute of the type cannot do without. */

@@ -15,7 +15,8 @@ import {
   UNSUPPORTED_RELATION_KINDS,
   type AttributeTypeName,
 } from './catalog.ts';
-import type { JsonSchema } from './json-schema.ts';
+import { KEBAB_CASE, TABLE_NAME, type JsonSchema } from './json-schema.ts';
+import { snakeCase, words } from '../model/names.ts';
 import { closest, didYouMean } from './suggest.ts';
 
 export interface Message {
@@ -151,7 +152,7 @@ function duplicateItem(error: ErrorObject): Message {
 function tooFewItems(error: ErrorObject): Message {
   const limit = Number(error.params['limit']);
   const what = limit === 1 ? 'must not be empty' : `must have at least ${limit} items`;
-  return { pointer: error.instancePath, message: `${subject(error.instancePath)} ${what}`, hint: `list at least ${limit} item(s), or remove the key` };
+  return { pointer: error.instancePath, message: `${subject(error.instancePath)} ${what}`, hint: limit === 1 ? 'add at least one item' : `add at least ${limit} items` };
 }
 
 /** type, pattern, minimum, maxLength, ...: the value has the wrong shape. */
@@ -159,7 +160,18 @@ function wrongValue(error: ErrorObject): Message {
   const expected = expectation(error);
   const what = isAttributePointer(error.instancePath) ? `attribute "${lastToken(error.instancePath)}"` : subject(error.instancePath);
   const key = error.instancePath === '' ? 'the file' : `"${lastToken(error.instancePath)}"`;
-  return { pointer: error.instancePath, message: `${what} ${expected}`, hint: fixFor(key, expected, error.parentSchema) };
+  const corrected = correction(error);
+  const hint = corrected === undefined ? fixFor(key, expected, error.parentSchema) : `use ${JSON.stringify(corrected)}`;
+  return { pointer: error.instancePath, message: `${what} ${expected}`, hint };
+}
+
+/** For names in the wrong case, the name the author most likely meant. */
+function correction(error: ErrorObject): string | undefined {
+  const pattern = asSchema(error.parentSchema)?.['pattern'];
+  const value: unknown = error.data;
+  if (typeof value !== 'string' || error.keyword !== 'pattern') return undefined;
+  const fixed = pattern === KEBAB_CASE ? words(value).join('-') : pattern === TABLE_NAME ? snakeCase(value) : undefined;
+  return fixed !== undefined && fixed !== '' && new RegExp(String(pattern)).test(fixed) ? fixed : undefined;
 }
 
 /** "must be ..." for the failing value, from the schema's own errorMessage when it has one. */
@@ -187,7 +199,8 @@ function expectation(error: ErrorObject): string {
 
 function fixFor(key: string, expected: string, parentSchema: unknown): string {
   const examples = asSchema(parentSchema)?.['examples'];
-  const example = Array.isArray(examples) && examples.length > 0 ? `, e.g. ${JSON.stringify(examples[0])}` : '';
+  const described = expected.includes(' like ') || expected.includes('e.g.');
+  const example = Array.isArray(examples) && examples.length > 0 && !described ? `, e.g. ${JSON.stringify(examples[0])}` : '';
   if (key === 'the file') return 'write the schema as one JSON object: {"kind": ..., "info": ..., "attributes": ...}';
   return expected.startsWith('must be ') ? `set ${key} to ${expected.slice('must be '.length)}${example}` : `change ${key} so that it ${expected}`;
 }

@@ -32,16 +32,16 @@ function formatProblem(attribute: AttributeView, value: unknown): Problem | unde
   if (typeof value !== 'string') return undefined; // a wrong JSON type is the schema's to report
   switch (attribute.type) {
     case 'enumeration': {
-      const values = Array.isArray(attribute.options['enum']) ? attribute.options['enum'].map(String) : [];
+      const values = Array.isArray(attribute.options['enum']) ? [...new Set(attribute.options['enum'].map(String))] : [];
       return values.includes(value) ? undefined : { message: 'is not one of the enumeration values', hint: `use one of: ${values.join(', ')}` };
     }
     case 'date':
-      return DATE.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : { message: 'is not a date', hint: 'write it as YYYY-MM-DD, e.g. "2024-01-31"' };
+      return isCalendarDate(value) ? undefined : { message: 'is not a date', hint: 'write it as YYYY-MM-DD, e.g. "2024-01-31"' };
     case 'time':
       return TIME.test(value) ? undefined : { message: 'is not a time of day', hint: 'write it as HH:mm:ss.SSS, e.g. "09:30:00.000"' };
     case 'datetime':
     case 'timestamp':
-      return DATETIME.test(value) && !Number.isNaN(Date.parse(value)) ? undefined : { message: 'is not an ISO 8601 date-time', hint: 'write it like "2024-01-31T09:30:00.000Z"' };
+      return DATETIME.test(value) && isCalendarDate(value.slice(0, 10)) ? undefined : { message: 'is not an ISO 8601 date-time', hint: 'write it like "2024-01-31T09:30:00.000Z"' };
     case 'email':
       return EMAIL.test(value) ? undefined : { message: 'is not an e-mail address', hint: 'write an address like "name@example.com", or remove "default"' };
     case 'uid':
@@ -49,6 +49,14 @@ function formatProblem(attribute: AttributeView, value: unknown): Problem | unde
     default:
       return undefined;
   }
+}
+
+/** YYYY-MM-DD naming a day that exists (Date.parse would roll 2024-02-30 over to March). */
+function isCalendarDate(value: string): boolean {
+  if (!DATE.test(value)) return false;
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
 function boundsProblem(attribute: AttributeView, value: unknown): Problem | undefined {

@@ -5,6 +5,7 @@
 import { pointer } from '../diagnostics.ts';
 import { camelCase, componentTable, componentTypeName, pascalCase } from '../model/names.ts';
 import { finding, type Finding } from './finding.ts';
+import { KEBAB_CASE } from './json-schema.ts';
 import {
   BUILTIN_GRAPHQL_TYPES,
   GRAPHQL_SUFFIXES,
@@ -34,7 +35,8 @@ export function nameFindings(model: ModelView): Finding[] {
 /** Flat layout: `<singularName>.json`; Strapi layout: `api/<api>/content-types/<singularName>/schema.json`. */
 function locationFindings(type: TypeView): Finding[] {
   const singular = type.singularName;
-  if (type.isComponent || singular === undefined) return [];
+  // A name that is not kebab-case is reported by the schema, whose fix also fixes the file name.
+  if (type.isComponent || singular === undefined || !new RegExp(KEBAB_CASE).test(singular)) return [];
   const segments = type.file.path.split('/');
   const strapi = segments.at(-1) === 'schema.json' && segments.length >= 2;
   const actual = strapi ? segments.at(-2)! : segments.at(-1)!.replace(/\.json$/, '');
@@ -48,7 +50,7 @@ function ownNameFindings(type: TypeView): Finding[] {
   const out: Finding[] = [];
   const { singularName: singular, pluralName: plural } = type;
   if (singular !== undefined && singular === plural) {
-    out.push(finding(type.file, PLURAL, `pluralName "${plural}" is the same as singularName`, `use a distinct plural, e.g. "${singular}-items"; REST needs both /api/<pluralName> and single-entry names`));
+    out.push(finding(type.file, PLURAL, `pluralName "${plural}" is the same as singularName`, `use a distinct pluralName, e.g. "${singular}-items"`));
   }
   for (const [field, at, name] of [['singularName', SINGULAR, singular], ['pluralName', PLURAL, plural]] as const) {
     const reason = name === undefined ? undefined : RESERVED_TYPE_NAMES.get(name);
@@ -140,7 +142,8 @@ interface GraphqlName {
 
 function graphqlName(type: TypeView): GraphqlName | undefined {
   if (type.isComponent) return { type, name: componentTypeName(type.uid), at: '', label: `component ${type.uid}` };
-  if (type.singularName === undefined || type.singularName === '') return undefined;
+  // A reserved name is reported as such; saying it also clashes with a capi type adds nothing.
+  if (type.singularName === undefined || type.singularName === '' || RESERVED_TYPE_NAMES.has(type.singularName)) return undefined;
   return { type, name: pascalCase(type.singularName), at: SINGULAR, label: `singularName "${type.singularName}"` };
 }
 
@@ -156,7 +159,7 @@ function graphqlTypeFindings(types: readonly TypeView[]): Finding[] {
   for (const entry of names) {
     const clash = graphqlClash(entry, owners, names);
     if (clash !== undefined) out.push(finding(entry.type.file, entry.at, `${entry.label} becomes the GraphQL type "${entry.name}", which ${clash}`, entry.type.isComponent ? 'rename the component file or its category folder' : 'choose another singularName'));
-    else owners.set(entry.name, entry);
+    else if (!owners.has(entry.name)) owners.set(entry.name, entry);
   }
   return out;
 }
@@ -166,6 +169,8 @@ function graphqlClash(entry: GraphqlName, owners: ReadonlyMap<string, GraphqlNam
   const companion = GRAPHQL_SUFFIXES.find((suffix) => BUILTIN_GRAPHQL_TYPES.has(entry.name + suffix));
   if (companion !== undefined) return `would get the companion type "${entry.name + companion}" that capi already defines`;
   const owner = owners.get(entry.name);
+  // Two content types with one GraphQL type also share a GraphQL query name: reported there.
+  if (owner !== undefined && owner.type.isComponent === entry.type.isComponent && !entry.type.isComponent) return undefined;
   if (owner !== undefined) return `${owner.label} of ${owner.type.file.path} already becomes`;
   for (const other of all) {
     const suffix = GRAPHQL_SUFFIXES.find((s) => other !== entry && entry.name === other.name + s);

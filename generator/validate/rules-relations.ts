@@ -97,6 +97,8 @@ function pairFindings(type: TypeView, attribute: AttributeView, side: Side, targ
   }
   if (text(other.options[side]) === attribute.name) return sameSideFinding(type, attribute, side, target, other);
   const pointsTo = text(other.options[back]);
+  // The other side names an attribute that does not exist: it reports that itself.
+  if (pointsTo !== undefined && !type.attributes.some((a) => a.name === pointsTo)) return [];
   if (pointsTo !== attribute.name) {
     const message = pointsTo === undefined
       ? `"${name}" of ${target.uid} does not point back with "${back}": "${attribute.name}"`
