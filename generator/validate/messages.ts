@@ -159,7 +159,8 @@ function tooFewItems(error: ErrorObject): Message {
 function wrongValue(error: ErrorObject): Message {
   const expected = expectation(error);
   const what = isAttributePointer(error.instancePath) ? `attribute "${lastToken(error.instancePath)}"` : subject(error.instancePath);
-  const key = error.instancePath === '' ? 'the file' : `"${lastToken(error.instancePath)}"`;
+  const last = lastToken(error.instancePath);
+  const key = error.instancePath === '' ? 'the file' : /^\d+$/.test(last) ? subject(error.instancePath) : `"${last}"`;
   const corrected = correction(error);
   const hint = corrected === undefined ? fixFor(key, expected, error.parentSchema) : `use ${JSON.stringify(corrected)}`;
   return { pointer: error.instancePath, message: `${what} ${expected}`, hint };

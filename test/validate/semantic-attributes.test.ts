@@ -1,0 +1,137 @@
+/** Attribute names and the consistency of each attribute's options. */
+import { describe, expect, it } from 'vitest';
+import { component, problems, single } from './helpers.ts';
+
+describe('semantic: attribute names', () => {
+  it('rejects reserved names, compared in snake_case, and names starting with __', () => {
+    const files = single('post', {
+      id: { type: 'string' },
+      documentID: { type: 'string' },
+      __typename: { type: 'string' },
+      createdAt: { type: 'datetime' },
+      strapiStage: { type: 'string' },
+      locale: { type: 'string' },
+    });
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/__typename: attribute name "__typename" is reserved: names starting with "__" are reserved by GraphQL and Strapi (__typename, __component)\n    fix: rename the attribute',
+      'post.json #/attributes/createdAt: attribute name "createdAt" is reserved: every entry already has it as a timestamp\n    fix: rename the attribute',
+      'post.json #/attributes/documentID: attribute name "documentID" is reserved: every entry already has it as its identifier\n    fix: rename the attribute',
+      'post.json #/attributes/id: attribute name "id" is reserved: every entry already has it as its identifier\n    fix: rename the attribute',
+      'post.json #/attributes/locale: attribute name "locale" is reserved: internationalization adds it to entries\n    fix: rename the attribute',
+      'post.json #/attributes/strapiStage: attribute name "strapiStage" is reserved: names starting with "strapi" are reserved by Strapi\n    fix: rename the attribute',
+    ]);
+  });
+
+  it('rejects names that are not identifiers', () => {
+    expect(problems(single('post', { 'first-name': { type: 'string' }, '2fa': { type: 'boolean' } }))).toEqual([
+      'post.json #/attributes/2fa: attribute name "2fa" cannot be a GraphQL, Prisma and TypeScript identifier\n    fix: use letters, digits and "_", starting with a letter',
+      'post.json #/attributes/first-name: attribute name "first-name" cannot be a GraphQL, Prisma and TypeScript identifier\n    fix: use letters, digits and "_", starting with a letter, e.g. "firstName"',
+    ]);
+  });
+
+  it('rejects two attributes sharing one column', () => {
+    expect(problems(single('post', { readingTime: { type: 'integer' }, reading_time: { type: 'integer' } }))).toEqual([
+      'post.json #/attributes/reading_time: attribute "reading_time" has the same column "reading_time" as "readingTime"\n    fix: rename one of them; columns are the snake_case of attribute names',
+    ]);
+  });
+});
+
+describe('semantic: enumerations', () => {
+  it('requires unique GraphQL enum value names and a default among them', () => {
+    const files = single('post', { theme: { type: 'enumeration', enum: ['light', 'dark-mode', '2col', 'light', 'true', 'null', 'Ok_1'], default: 'purple' } });
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/theme/default: default "purple" is not one of the enumeration values\n    fix: use one of: light, dark-mode, 2col, true, null, Ok_1',
+      'post.json #/attributes/theme/enum/1: enumeration value "dark-mode" is not a valid GraphQL enum value\n    fix: use letters, digits and "_", not starting with a digit, e.g. "dark_mode"',
+      'post.json #/attributes/theme/enum/2: enumeration value "2col" is not a valid GraphQL enum value\n    fix: use letters, digits and "_", not starting with a digit, e.g. "_2col"',
+      'post.json #/attributes/theme/enum/3: enumeration value "light" is listed twice\n    fix: remove the duplicate',
+      'post.json #/attributes/theme/enum/4: enumeration value "true" is reserved by GraphQL (true, false and null cannot be enum values)\n    fix: rename it, e.g. "is_true"',
+      'post.json #/attributes/theme/enum/5: enumeration value "null" is reserved by GraphQL (true, false and null cannot be enum values)\n    fix: rename it, e.g. "is_null"',
+    ]);
+  });
+
+  it('reports a non-string enum value once, from the schema', () => {
+    expect(problems(single('post', { theme: { type: 'enumeration', enum: ['light', 2] } }))).toEqual([
+      'post.json #/attributes/theme/enum/1: "enum[1]" must be a string\n    fix: set "enum[1]" to a string',
+    ]);
+  });
+});
+
+describe('semantic: defaults, bounds and patterns', () => {
+  it('checks default formats and bounds', () => {
+    const files = single('post', {
+      d: { type: 'date', default: '2024-02-30' },
+      t: { type: 'time', default: '25:00' },
+      dt: { type: 'datetime', default: 'yesterday' },
+      n: { type: 'integer', min: 1, max: 10, default: 20 },
+      s: { type: 'string', maxLength: 3, default: 'long' },
+      r: { type: 'string', regex: '^[a-z]+$', default: 'ABC' },
+      e: { type: 'email', default: 'nobody' },
+    });
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/d/default: default "2024-02-30" is not a date\n    fix: write it as YYYY-MM-DD, e.g. "2024-01-31"',
+      'post.json #/attributes/dt/default: default "yesterday" is not an ISO 8601 date-time\n    fix: write it like "2024-01-31T09:30:00.000Z"',
+      'post.json #/attributes/e/default: default "nobody" is not an e-mail address\n    fix: write an address like "name@example.com", or remove "default"',
+      'post.json #/attributes/n/default: default 20 is greater than "max" (10)\n    fix: lower the default, or raise "max"',
+      'post.json #/attributes/r/default: default "ABC" does not match "regex"\n    fix: change the default so that it matches the pattern, or fix "regex"',
+      'post.json #/attributes/s/default: default "long" is longer than "maxLength" (3)\n    fix: shorten the default, or raise "maxLength"',
+      'post.json #/attributes/t/default: default "25:00" is not a time of day\n    fix: write it as HH:mm:ss.SSS, e.g. "09:30:00.000"',
+    ]);
+  });
+
+  it('accepts well-formed defaults', () => {
+    const files = single('post', {
+      d: { type: 'date', default: '2024-02-29' },
+      t: { type: 'time', default: '09:30:00.000' },
+      dt: { type: 'datetime', default: '2024-01-31T09:30:00.000Z' },
+      big: { type: 'biginteger', default: '9007199254740993', max: '9007199254740999' },
+      j: { type: 'json', default: { a: [1] } },
+    });
+    expect(problems(files)).toEqual([]);
+  });
+
+  it('requires min <= max and minLength <= maxLength, big integers included', () => {
+    const files = single('post', { n: { type: 'integer', min: 10, max: 1 }, s: { type: 'string', minLength: 5, maxLength: 2 }, big: { type: 'biginteger', min: '10', max: 5 } });
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/big/max: "max" (5) is less than "min" (10)\n    fix: make "max" at least "min", or swap them',
+      'post.json #/attributes/n/max: "max" (1) is less than "min" (10)\n    fix: make "max" at least "min", or swap them',
+      'post.json #/attributes/s/maxLength: "maxLength" (2) is less than "minLength" (5)\n    fix: make "maxLength" at least "minLength", or swap them',
+    ]);
+  });
+
+  it('rejects min and max on a component that is not repeatable', () => {
+    const files = { ...single('post', { seo: { type: 'component', component: 'shared.seo', min: 1 } }), 'components/shared/seo.json': component('Seo', {}) };
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/seo/min: "min" only applies to repeatable components\n    fix: set "repeatable": true, or remove "min"',
+    ]);
+  });
+
+  it('requires regex to compile', () => {
+    expect(problems(single('post', { code: { type: 'string', regex: '([a-z' } }))).toEqual([
+      'post.json #/attributes/code/regex: "regex" does not compile: Unterminated character class\n    fix: write a JavaScript regular expression, without the surrounding slashes',
+    ]);
+  });
+});
+
+describe('semantic: uid and localization', () => {
+  it('requires targetField to name a string or text attribute of the same type', () => {
+    const files = single('post', { title: { type: 'string' }, cover: { type: 'media' }, slug: { type: 'uid', targetField: 'titel' }, code: { type: 'uid', targetField: 'cover' } });
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/code/targetField: targetField "cover" names a media attribute, not a string or text attribute\n    fix: name a string or text attribute (title)',
+      'post.json #/attributes/slug/targetField: targetField "titel" is not an attribute of this content type\n    fix: did you mean "title"? name a string or text attribute (title)',
+    ]);
+  });
+
+  it('rejects localized attributes on a type that is not localized, and in components', () => {
+    const localized = { pluginOptions: { i18n: { localized: true } } };
+    const files = { ...single('post', { title: { type: 'string', ...localized } }), 'components/shared/b.json': component('B', { t: { type: 'string', ...localized } }) };
+    expect(problems(files)).toEqual([
+      'components/shared/b.json #/attributes/t/pluginOptions/i18n/localized: an attribute of a component cannot be localized\n    fix: remove it; a component follows the localization of the field that holds it',
+      'post.json #/attributes/title/pluginOptions/i18n/localized: attribute "title" is localized but the content type is not\n    fix: add "pluginOptions": {"i18n": {"localized": true}} to the content type, or remove this flag',
+    ]);
+  });
+
+  it('accepts localized attributes on a localized type', () => {
+    const files = single('post', { title: { type: 'string', pluginOptions: { i18n: { localized: true } } } }, { pluginOptions: { i18n: { localized: true } } });
+    expect(problems(files)).toEqual([]);
+  });
+});
