@@ -1,0 +1,232 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, defaultConfigFiles, defaultPermissions, loadConfig, redactUrl, type Environment } from './config.ts';
+import { logLevelFromEnv } from './logger.ts';
+
+const roots: string[] = [];
+
+function project(files: Record<string, unknown> = {}): string {
+  const root = mkdtempSync(join(tmpdir(), 'capi-config-'));
+  roots.push(root);
+  mkdirSync(join(root, 'config'));
+  for (const [name, json] of Object.entries(files)) {
+    writeFileSync(join(root, 'config', name), typeof json === 'string' ? json : JSON.stringify(json));
+  }
+  return root;
+}
+
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+const model = {
+  contentTypes: [
+    { uid: 'api::article.article', kind: 'collectionType' as const },
+    { uid: 'api::global.global', kind: 'singleType' as const },
+  ],
+};
+
+function load(files: Record<string, unknown>, env: Environment = {}, withModel = true) {
+  return loadConfig({ projectRoot: project(files), env, model: withModel ? model : undefined });
+}
+
+function errorOf(files: Record<string, unknown>, env: Environment = {}): string {
+  try {
+    load(files, env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as Error).message;
+    expect(message).not.toContain('\n');
+    return message;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('loadConfig defaults', () => {
+  it('takes every default when no file exists', () => {
+    const root = project();
+    const config = loadConfig({ projectRoot: root, env: {}, model });
+    expect(config.server).toEqual({ host: '0.0.0.0', port: 1337, jsonLimit: 1048576 });
+    expect(config.database).toEqual({ client: 'sqlite', filename: join(root, '.data/data.db'), label: '.data/data.db' });
+    expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
+    expect(config.plugins.graphql).toEqual({ defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: 50000 });
+    expect(config.plugins.i18n).toEqual({ defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] });
+    expect(config.plugins.upload).toEqual({ sizeLimit: 209715200, allowedMimeTypes: null });
+    expect(config.permissions).toEqual(defaultPermissions(model));
+  });
+
+  it('without a model and a permissions file, grants nothing', () => {
+    expect(load({}, {}, false).permissions).toEqual({ public: [], authenticated: [] });
+  });
+
+  it('reads back exactly what defaultConfigFiles writes, for both databases', () => {
+    for (const client of ['sqlite', 'postgres'] as const) {
+      const files: Record<string, unknown> = { ...defaultConfigFiles(client), 'permissions.json': defaultPermissions(model) };
+      const config = load(files);
+      expect(config.database.client).toBe(client);
+      expect(config.api.rest.maxLimit).toBe(100);
+    }
+    expect(load(defaultConfigFiles('postgres')).database).toEqual({
+      client: 'postgres',
+      url: 'postgresql://postgres@127.0.0.1:5432/postgres',
+      label: '127.0.0.1:5432/postgres',
+      pool: { max: 10 },
+    });
+  });
+
+  it('takes partial files, filling in the rest', () => {
+    const config = load({ 'api.json': { rest: { maxLimit: 50 } }, 'plugins.json': { graphql: { config: { maxLimit: 200 } } } });
+    expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 50, withCount: true });
+    expect(config.plugins.graphql.maxLimit).toBe(200);
+  });
+
+  it('reads locales as codes or {code, name}', () => {
+    const config = load({ 'plugins.json': { i18n: { defaultLocale: 'fr', locales: ['en', { code: 'fr', name: 'Français' }, 'pt-BR'] } } });
+    expect(config.plugins.i18n).toEqual({
+      defaultLocale: 'fr',
+      locales: [
+        { code: 'en', name: 'English (en)' },
+        { code: 'fr', name: 'Français' },
+        { code: 'pt-BR', name: 'Brazilian Portuguese (pt-BR)' },
+      ],
+    });
+  });
+
+  it('reads upload limits and permissions', () => {
+    const config = load({
+      'plugins.json': { upload: { sizeLimit: 1000, allowedMimeTypes: ['image/*', 'Application/PDF'] } },
+      'permissions.json': { public: ['api::article.article.find', 'api::article.article.find'], editor: ['api::global.global.update'] },
+    });
+    expect(config.plugins.upload).toEqual({ sizeLimit: 1000, allowedMimeTypes: ['image/*', 'application/pdf'] });
+    expect(config.permissions).toEqual({ public: ['api::article.article.find'], authenticated: [], editor: ['api::global.global.update'] });
+  });
+});
+
+describe('environment overrides', () => {
+  it('HOST and PORT win over server.json', () => {
+    const config = load({ 'server.json': { host: '127.0.0.1', port: 4000 } }, { HOST: '::1', PORT: '0' });
+    expect(config.server).toMatchObject({ host: '::1', port: 0 });
+  });
+
+  it('empty variables count as unset', () => {
+    expect(load({ 'server.json': { port: 4000 } }, { PORT: '', HOST: ' ' }).server).toMatchObject({ host: '0.0.0.0', port: 4000 });
+  });
+
+  it('DATABASE_URL file: means sqlite, relative to the project root or absolute', () => {
+    const root = project({ 'database.json': { client: 'postgres', connection: { url: 'postgresql://x@h/db' } } });
+    const relative = loadConfig({ projectRoot: root, env: { DATABASE_URL: 'file:./var/app.db' } }).database;
+    expect(relative).toEqual({ client: 'sqlite', filename: join(root, 'var/app.db'), label: 'var/app.db' });
+    const absolute = loadConfig({ projectRoot: root, env: { DATABASE_URL: 'file:/srv/data/app.db' } }).database;
+    expect(absolute).toEqual({ client: 'sqlite', filename: '/srv/data/app.db', label: '/srv/data/app.db' });
+  });
+
+  it('DATABASE_URL postgres:// and postgresql:// mean postgres', () => {
+    expect(load({}, { DATABASE_URL: 'postgres://u:secret@db.example:5433/shop' }).database).toEqual({
+      client: 'postgres',
+      url: 'postgres://u:secret@db.example:5433/shop',
+      label: 'db.example:5433/shop',
+      pool: { max: 10 },
+    });
+    expect(load({}, { DATABASE_URL: 'postgresql://localhost/app' }).database).toMatchObject({ client: 'postgres', label: 'localhost/app' });
+  });
+});
+
+describe('error messages', () => {
+  it.each([
+    [{ 'api.json': { rest: { maxLimit: 'a lot' } } }, 'config/api.json: rest.maxLimit must be an integer >= 1 (got "a lot")'],
+    [{ 'api.json': { rest: { defaultLimit: 0 } } }, 'config/api.json: rest.defaultLimit must be an integer >= 1 (got 0)'],
+    [{ 'api.json': { rest: { defaultLimit: 200 } } }, 'config/api.json: rest.defaultLimit must not exceed rest.maxLimit (got 200 > 100)'],
+    [{ 'api.json': { rest: { withCount: 'yes' } } }, 'config/api.json: rest.withCount must be true or false (got "yes")'],
+    [{ 'api.json': { rest: { maxLimt: 5 } } }, 'config/api.json: unknown key "rest.maxLimt" (did you mean "rest.maxLimit"?)'],
+    [{ 'api.json': [] }, 'config/api.json: must be a JSON object (got [])'],
+    [{ 'server.json': { prot: 1 } }, 'config/server.json: unknown key "prot" (did you mean "port"?)'],
+    [{ 'server.json': { colour: 1 } }, 'config/server.json: unknown key "colour"'],
+    [{ 'server.json': { port: 70000 } }, 'config/server.json: port must be an integer between 0 and 65535 (got 70000)'],
+    [{ 'server.json': { host: '' } }, 'config/server.json: host must be a non-empty string (got "")'],
+    [{ 'server.json': '{ "port": 1, }' }, 'config/server.json: is not valid JSON: '],
+    [{ 'database.json': { client: 'mysql' } }, 'config/database.json: client must be one of "sqlite", "postgres" (got "mysql")'],
+    [{ 'database.json': { connection: {} } }, 'config/database.json: client must be one of "sqlite", "postgres" (got nothing)'],
+    [{ 'database.json': { client: 'postgres' } }, 'config/database.json: connection.url is required when client is "postgres"'],
+    [{ 'database.json': { client: 'sqlite', connection: { url: 'x' } } }, 'config/database.json: unknown key "connection.url"'],
+    [{ 'database.json': { client: 'sqlite', pool: { max: 2 } } }, 'config/database.json: pool is only valid when client is "postgres"'],
+    [{ 'database.json': { client: 'postgres', connection: { url: 'mysql://h/db' } } }, 'config/database.json: connection.url must start with "postgres://" or "postgresql://" (got "mysql://h/db")'],
+    [{ 'plugins.json': { graphql: { config: { maxLimit: 0 } } } }, 'config/plugins.json: graphql.config.maxLimit must be -1 (no limit) or an integer >= 1 (got 0)'],
+    [{ 'plugins.json': { graphql: { config: { depthLimt: 3 } } } }, 'config/plugins.json: unknown key "graphql.config.depthLimt" (did you mean "graphql.config.depthLimit"?)'],
+    [{ 'plugins.json': { graphql: { defaultLimit: 3 } } }, 'config/plugins.json: unknown key "graphql.defaultLimit"'],
+    [{ 'plugins.json': { i18n: { defaultLocale: 'de', locales: ['en'] } } }, 'config/plugins.json: i18n.defaultLocale must be one of i18n.locales (got "de")'],
+    [{ 'plugins.json': { i18n: { locales: ['en', 'english'] } } }, 'config/plugins.json: i18n.locales[1] must be a locale code like "en" or "pt-BR" (got "english")'],
+    [{ 'plugins.json': { i18n: { locales: ['en', { code: 'en' }] } } }, 'config/plugins.json: i18n.locales[1] repeats locale "en"'],
+    [{ 'plugins.json': { i18n: { locales: [] } } }, 'config/plugins.json: i18n.locales must list at least one locale'],
+    [{ 'plugins.json': { upload: { sizeLimit: -5 } } }, 'config/plugins.json: upload.sizeLimit must be an integer >= 1 (got -5)'],
+    [{ 'plugins.json': { upload: { allowedMimeTypes: ['png'] } } }, 'config/plugins.json: upload.allowedMimeTypes[0] must be a MIME type like "image/png" or "image/*" (got "png")'],
+    [{ 'permissions.json': { public: 'all' } }, 'config/permissions.json: public must be an array (got "all")'],
+    [{ 'permissions.json': { Public: [] } }, 'config/permissions.json: role "Public" must be a name in lower case (letters, digits, "-" or "_")'],
+    [{ 'permissions.json': { public: ['find everything'] } }, 'config/permissions.json: public[0] must be an action like "api::article.article.find" (got "find everything")'],
+    [
+      { 'permissions.json': { public: ['api::artcle.article.find'] } },
+      'config/permissions.json: public[0] is not an action of this project (got "api::artcle.article.find") (did you mean "api::article.article.find"?)',
+    ],
+    [{ 'permissions.json': { public: ['api::global.global.findOne'] } }, 'config/permissions.json: public[0] is not an action of this project (got "api::global.global.findOne")'],
+  ])('%j', (files, message) => {
+    expect(errorOf(files)).toContain(message);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, 'PORT must be an integer between 0 and 65535 (got "abc")'],
+    [{ PORT: '-1' }, 'PORT must be an integer between 0 and 65535 (got "-1")'],
+    [{ DATABASE_URL: 'mysql://root:hunter2@db/app' }, 'DATABASE_URL must start with "file:", "postgres://" or "postgresql://" (got "mysql://root:***@db/app")'],
+    [{ DATABASE_URL: 'file:' }, 'DATABASE_URL names no file (got "file:")'],
+    [{ DATABASE_URL: 'postgres://' }, 'DATABASE_URL names no host (got "postgres://")'],
+    [{ DATABASE_URL: 'postgres://h:port/db' }, 'DATABASE_URL is not a valid URL (got "postgres://h:port/db")'],
+  ])('env %j', (env, message) => {
+    expect(errorOf({}, env)).toBe(message);
+  });
+
+  it('never shows a password', () => {
+    expect(redactUrl('postgresql://user:pa%40ss@host:5432/db')).toBe('postgresql://user:***@host:5432/db');
+    expect(redactUrl('postgresql://user@host/db')).toBe('postgresql://user@host/db');
+  });
+
+  it('LOG_LEVEL is checked', () => {
+    expect(logLevelFromEnv({})).toBe('info');
+    expect(logLevelFromEnv({ LOG_LEVEL: 'DEBUG' })).toBe('debug');
+    expect(() => logLevelFromEnv({ LOG_LEVEL: 'verbose' })).toThrow('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "verbose")');
+  });
+});
+
+describe('defaultPermissions', () => {
+  it('lets the public read and authenticated users do everything', () => {
+    expect(defaultPermissions(model)).toEqual({
+      public: [
+        'api::article.article.find',
+        'api::article.article.findOne',
+        'api::global.global.find',
+        'plugin::upload.content-api.find',
+        'plugin::upload.content-api.findOne',
+        'plugin::i18n.locales.listLocales',
+      ],
+      authenticated: [
+        'api::article.article.find',
+        'api::article.article.findOne',
+        'api::article.article.create',
+        'api::article.article.update',
+        'api::article.article.delete',
+        'api::global.global.find',
+        'api::global.global.update',
+        'api::global.global.delete',
+        'plugin::upload.content-api.find',
+        'plugin::upload.content-api.findOne',
+        'plugin::upload.content-api.upload',
+        'plugin::upload.content-api.destroy',
+        'plugin::i18n.locales.listLocales',
+      ],
+    });
+  });
+
+  it('accepts a record of content types (ModelSchema) and sorts by uid', () => {
+    const record = { contentTypes: { b: { uid: 'api::b.b', kind: 'singleType' as const }, a: { uid: 'api::a.a', kind: 'singleType' as const } } };
+    expect(defaultPermissions(record).public.slice(0, 2)).toEqual(['api::a.a.find', 'api::b.b.find']);
+  });
+});
