@@ -256,6 +256,8 @@ export function contentTypeSchema(): JsonSchema {
           draftAndPublish: { type: 'boolean', description: 'Entries have a draft and a published version.' },
           comment: { type: 'string', description: 'Free text (accepted, not used by capi).' },
           populateCreatorFields: { type: 'boolean', description: 'Strapi admin creator fields (accepted, not served by capi).' },
+          increments: { type: 'boolean', description: 'Legacy Strapi v3 option (accepted, ignored: entries always have an id).' },
+          timestamps: { type: 'boolean', description: 'Legacy Strapi v3 option (accepted, ignored: entries always have createdAt and updatedAt).' },
         },
       },
       pluginOptions: { $ref: '#/definitions/typePluginOptions' },

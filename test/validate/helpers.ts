@@ -10,7 +10,7 @@ import { loadSchemas } from '../../generator/load.ts';
 import { validateSchemas } from '../../generator/validate/index.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Attributes = { [name: string]: { [option: string]: Json } };
+export type Attributes = { [name: string]: Json };
 
 /** Writes `files` (path relative to the model root → JSON) into a fresh temp dir. */
 export function writeModel(files: Readonly<Record<string, Json>>): string {
