@@ -34,10 +34,20 @@ export const RESERVED_ATTRIBUTE_SNAKE_NAMES: ReadonlyMap<string, string> = new M
   ['strapi', 'names starting with "strapi" are reserved by Strapi'],
 ]);
 
+/** Columns every component row has: its parent (see docs/architecture.md, components). */
+export const RESERVED_COMPONENT_ATTRIBUTE_SNAKE_NAMES: ReadonlyMap<string, string> = new Map(
+  named(['entity_type', 'entity_id', 'entity_field', 'entity_ord'], 'every component row already has it as a column linking it to its parent'),
+);
+
 /** Prefixes of attribute names (raw, then snake_case) that belong to Strapi and GraphQL internals. */
 export const RESERVED_ATTRIBUTE_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['__', 'names starting with "__" are reserved by GraphQL and Strapi (__typename, __component)'],
   ['strapi_', 'names starting with "strapi" are reserved by Strapi'],
+];
+
+/** Suffixes of snake_case attribute names that capi derives names with. */
+export const RESERVED_ATTRIBUTE_SUFFIXES: ReadonlyArray<readonly [string, string]> = [
+  ['_lnk', 'capi names the link field of a relation "<relation>_lnk"'],
 ];
 
 /** Tables capi's runtime owns. */
@@ -51,8 +61,11 @@ export const RESERVED_TABLE_PREFIXES: ReadonlyArray<readonly [string, string]> =
   ['strapi_', 'tables starting with "strapi_" belong to Strapi internals'],
 ];
 
-/** GraphQL types capi's schema defines whatever the model. */
-export const BUILTIN_GRAPHQL_TYPES: ReadonlySet<string> = new Set([
+/**
+ * Type names capi's GraphQL schema, Prisma schema and generated TypeScript use whatever the
+ * model: a content type's PascalCase name must not be one of them.
+ */
+export const BUILTIN_TYPE_NAMES: ReadonlySet<string> = new Set([
   'Query',
   'Mutation',
   'Subscription',
@@ -78,6 +91,9 @@ export const BUILTIN_GRAPHQL_TYPES: ReadonlySet<string> = new Set([
   'Error',
   'FileInfoInput',
   'GenericMorph',
+  'UploadFileLink',
+  'Prisma',
+  'PrismaClient',
 ]);
 
 /** Suffixes capi appends to a type's GraphQL name for its companion types. */

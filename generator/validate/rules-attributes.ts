@@ -7,7 +7,12 @@ import { camelCase, snakeCase } from '../model/names.ts';
 import { ATTRIBUTE_OPTIONS, UID_TARGET_TYPES } from './catalog.ts';
 import { finding, type Finding } from './finding.ts';
 import { checkDefault } from './rules-defaults.ts';
-import { RESERVED_ATTRIBUTE_PREFIXES, RESERVED_ATTRIBUTE_SNAKE_NAMES } from './reserved.ts';
+import {
+  RESERVED_ATTRIBUTE_PREFIXES,
+  RESERVED_ATTRIBUTE_SNAKE_NAMES,
+  RESERVED_ATTRIBUTE_SUFFIXES,
+  RESERVED_COMPONENT_ATTRIBUTE_SNAKE_NAMES,
+} from './reserved.ts';
 import { didYouMean } from './suggest.ts';
 import { bound, regexProblem } from './values.ts';
 import { isLocalized, text, type AttributeView, type TypeView } from './view.ts';
@@ -35,7 +40,7 @@ export function attributeFindings(type: TypeView): Finding[] {
 
 function nameFinding(type: TypeView, attribute: AttributeView): Finding[] {
   const name = attribute.name;
-  const reason = reservedReason(name);
+  const reason = reservedReason(name, type.isComponent);
   if (reason !== undefined) {
     return [finding(type.file, attribute.pointer, `attribute name "${name}" is reserved: ${reason}`, 'rename the attribute')];
   }
@@ -47,10 +52,12 @@ function nameFinding(type: TypeView, attribute: AttributeView): Finding[] {
   return [];
 }
 
-function reservedReason(name: string): string | undefined {
+function reservedReason(name: string, inComponent: boolean): string | undefined {
   const snake = snakeCase(name);
   const prefix = RESERVED_ATTRIBUTE_PREFIXES.find(([p]) => name.startsWith(p) || snake.startsWith(p));
-  return prefix?.[1] ?? RESERVED_ATTRIBUTE_SNAKE_NAMES.get(snake);
+  const suffix = RESERVED_ATTRIBUTE_SUFFIXES.find(([s]) => snake.endsWith(s));
+  const column = inComponent ? RESERVED_COMPONENT_ATTRIBUTE_SNAKE_NAMES.get(snake) : undefined;
+  return prefix?.[1] ?? suffix?.[1] ?? column ?? RESERVED_ATTRIBUTE_SNAKE_NAMES.get(snake);
 }
 
 /** Columns are the snake_case of attribute names: `readingTime` and `reading_time` would share one. */

@@ -3,17 +3,17 @@
  * any derived name (route, GraphQL type, table) collides with another type's or with capi's own.
  */
 import { pointer } from '../diagnostics.ts';
-import { camelCase, componentTable, componentTypeName, pascalCase } from '../model/names.ts';
+import { camelCase, componentTypeName, pascalCase } from '../model/names.ts';
 import { finding, type Finding } from './finding.ts';
 import { KEBAB_CASE } from './json-schema.ts';
 import {
-  BUILTIN_GRAPHQL_TYPES,
+  BUILTIN_TYPE_NAMES,
   GRAPHQL_SUFFIXES,
   RESERVED_TABLES,
   RESERVED_TABLE_PREFIXES,
   RESERVED_TYPE_NAMES,
 } from './reserved.ts';
-import type { ModelView, TypeView } from './view.ts';
+import { tableOf, type ModelView, type TypeView } from './view.ts';
 
 const SINGULAR = pointer('info', 'singularName');
 const PLURAL = pointer('info', 'pluralName');
@@ -115,8 +115,8 @@ function tableFindings(types: readonly TypeView[]): Finding[] {
   const out: Finding[] = [];
   for (const type of types) {
     const explicit = type.collectionName;
-    const table = explicit ?? (type.isComponent ? componentTable(type.uid) : undefined);
-    if (table === undefined || table === '') continue;
+    const table = tableOf(type);
+    if (table === undefined) continue;
     const at = explicit === undefined ? '' : COLLECTION;
     const label = explicit === undefined ? `the default table "${table}" of this component` : `collectionName "${table}"`;
     const reserved = explicit === undefined ? undefined : reservedTable(table);
@@ -165,9 +165,9 @@ function graphqlTypeFindings(types: readonly TypeView[]): Finding[] {
 }
 
 function graphqlClash(entry: GraphqlName, owners: ReadonlyMap<string, GraphqlName>, all: readonly GraphqlName[]): string | undefined {
-  if (BUILTIN_GRAPHQL_TYPES.has(entry.name)) return 'capi already defines';
-  const companion = GRAPHQL_SUFFIXES.find((suffix) => BUILTIN_GRAPHQL_TYPES.has(entry.name + suffix));
-  if (companion !== undefined) return `would get the companion type "${entry.name + companion}" that capi already defines`;
+  if (BUILTIN_TYPE_NAMES.has(entry.name)) return 'capi already uses';
+  const companion = GRAPHQL_SUFFIXES.find((suffix) => BUILTIN_TYPE_NAMES.has(entry.name + suffix));
+  if (companion !== undefined) return `would get the companion type "${entry.name + companion}" that capi already uses`;
   const owner = owners.get(entry.name);
   // Two content types with one GraphQL type also share a GraphQL query name: reported there.
   if (owner !== undefined && owner.type.isComponent === entry.type.isComponent && !entry.type.isComponent) return undefined;

@@ -6,6 +6,7 @@
  */
 import { pointer } from '../diagnostics.ts';
 import type { SchemaFile } from '../load.ts';
+import { componentTable } from '../model/names.ts';
 import {
   ATTRIBUTE_TYPES,
   COMPONENT_ATTRIBUTE_TYPES,
@@ -109,4 +110,10 @@ export function option(attribute: AttributeView, key: string): unknown {
 export function relationKind(attribute: AttributeView): RelationKindName | undefined {
   const kind = attribute.options['relation'];
   return attribute.type === 'relation' && (RELATION_KINDS as readonly unknown[]).includes(kind) ? (kind as RelationKindName) : undefined;
+}
+
+/** The table a type is stored in: its collectionName, or a component's default table. */
+export function tableOf(type: TypeView): string | undefined {
+  const table = type.collectionName ?? (type.isComponent ? componentTable(type.uid) : undefined);
+  return table === '' ? undefined : table;
 }

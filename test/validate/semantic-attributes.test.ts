@@ -22,6 +22,14 @@ describe('semantic: attribute names', () => {
     ]);
   });
 
+  it('rejects the parent columns of component rows and link field names', () => {
+    const files = { ...single('post', { author_lnk: { type: 'string' } }), 'components/shared/seo.json': component('Seo', { entityId: { type: 'integer' } }) };
+    expect(problems(files)).toEqual([
+      'components/shared/seo.json #/attributes/entityId: attribute name "entityId" is reserved: every component row already has it as a column linking it to its parent\n    fix: rename the attribute',
+      'post.json #/attributes/author_lnk: attribute name "author_lnk" is reserved: capi names the link field of a relation "<relation>_lnk"\n    fix: rename the attribute',
+    ]);
+  });
+
   it('rejects names that are not identifiers', () => {
     expect(problems(single('post', { 'first-name': { type: 'string' }, '2fa': { type: 'boolean' } }))).toEqual([
       'post.json #/attributes/2fa: attribute name "2fa" cannot be a GraphQL, Prisma and TypeScript identifier\n    fix: use letters, digits and "_", starting with a letter',

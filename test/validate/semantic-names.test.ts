@@ -70,7 +70,7 @@ describe('semantic: type names', () => {
 
   it('rejects GraphQL types capi defines, and companions of other types', () => {
     expect(problems(single('pagination', {}))).toEqual([
-      'pagination.json #/info/singularName: singularName "pagination" becomes the GraphQL type "Pagination", which capi already defines\n    fix: choose another singularName',
+      'pagination.json #/info/singularName: singularName "pagination" becomes the GraphQL type "Pagination", which capi already uses\n    fix: choose another singularName',
     ]);
     expect(problems({ ...single('article', {}), ...single('article-input', {}) })).toEqual([
       'article-input.json #/info/singularName: singularName "article-input" becomes the GraphQL type "ArticleInput", which is also the "Input" companion type of singularName "article" (article.json)\n    fix: choose another singularName',
@@ -95,6 +95,24 @@ describe('semantic: type names', () => {
   it('rejects tables reserved for the runtime', () => {
     expect(problems(single('a', {}, { collectionName: 'strapi_things' }))).toEqual([
       'a.json #/collectionName: collectionName "strapi_things" is reserved: tables starting with "strapi_" belong to Strapi internals\n    fix: choose another collectionName',
+    ]);
+  });
+
+  it('rejects a table that a relation needs for its links', () => {
+    const files = {
+      ...single('article', { author: { type: 'relation', relation: 'oneWay', target: 'api::author.author' } }),
+      ...single('author', {}),
+      ...single('x', {}, { collectionName: 'articles_author_lnk' }),
+    };
+    expect(problems(files)).toEqual([
+      'article.json #/attributes/author: relation "author" stores its links in the table "articles_author_lnk", which is already the table of api::x.x (x.json)\n    fix: rename the relation, or the other collectionName',
+    ]);
+  });
+
+  it('rejects a type whose Prisma model is the link model of a relation', () => {
+    const files = { ...single('article', { author: { type: 'relation', relation: 'manyToOne', target: 'api::author.author' } }), ...single('author', {}), ...single('article-author-link', {}) };
+    expect(problems(files)).toEqual([
+      'article.json #/attributes/author: relation "author" gets the Prisma model "ArticleAuthorLink", which is already the model of api::article-author-link.article-author-link (article-author-link.json)\n    fix: rename the relation, or the other type',
     ]);
   });
 
