@@ -227,6 +227,6 @@ describe('defaultPermissions', () => {
 
   it('accepts a record of content types (ModelSchema) and sorts by uid', () => {
     const record = { contentTypes: { b: { uid: 'api::b.b', kind: 'singleType' as const }, a: { uid: 'api::a.a', kind: 'singleType' as const } } };
-    expect(defaultPermissions(record).public?.slice(0, 2)).toEqual(['api::a.a.find', 'api::b.b.find']);
+    expect(defaultPermissions(record).public.slice(0, 2)).toEqual(['api::a.a.find', 'api::b.b.find']);
   });
 });

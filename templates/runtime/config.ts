@@ -373,7 +373,7 @@ function permissionsConfig(where: Where, json: unknown, model: PermissionModel |
   if (json === undefined) return model === undefined ? { public: [], authenticated: [] } : defaultPermissions(model);
   const file = asObject(where, json);
   const known = model === undefined ? undefined : knownActions(model);
-  const roles: Record<string, readonly string[]> = { public: [], authenticated: [] };
+  const roles: { public: readonly string[]; authenticated: readonly string[]; [role: string]: readonly string[] } = { public: [], authenticated: [] };
   for (const [role, value] of Object.entries(file)) {
     if (!roleName.test(role)) fail(where, `role "${role}" must be a name in lower case (letters, digits, "-" or "_")`);
     const w = at(where, role);

@@ -14,7 +14,11 @@ export interface PermissionModel {
 }
 
 /** Role name to the actions it may perform. Always has `public` and `authenticated`. */
-export type Permissions = Readonly<Record<string, readonly string[]>>;
+export interface Permissions {
+  readonly public: readonly string[];
+  readonly authenticated: readonly string[];
+  readonly [role: string]: readonly string[];
+}
 
 export const collectionTypeActions = ['find', 'findOne', 'create', 'update', 'delete'] as const;
 /** A single type has one document: no findOne by id and no create (update creates it). */

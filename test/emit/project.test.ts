@@ -1,0 +1,242 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, relative, sep } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { emitProject, packageName, templateContext } from '../../generator/emit/project.ts';
+import { defaultConfigFiles, defaultPermissions, loadConfig } from '../../templates/runtime/config.ts';
+import type { ModelSchema } from '../../templates/runtime/schema.ts';
+import { exampleContentTypes, loadModelFrom, repoRoot } from '../support/model.ts';
+
+const model = {
+  contentTypes: [
+    { uid: 'api::article.article', kind: 'collectionType' as const },
+    { uid: 'api::global.global', kind: 'singleType' as const },
+  ],
+};
+const options = { database: 'sqlite' as const, source: '../content-types/', projectName: 'generated' };
+const byPath = (files: ReturnType<typeof emitProject>) => new Map(files.map((f) => [f.path, f]));
+const rootPackage = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+
+const scratch = mkdtempSync(join(tmpdir(), 'capi-project-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+function runtimeSources(): string[] {
+  const dir = join(repoRoot, 'templates', 'runtime');
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts'))
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .sort();
+}
+
+describe('emitProject', () => {
+  const files = emitProject(model, options);
+  const map = byPath(files);
+
+  it('emits the skeleton, the config files and the runtime, sorted by path', () => {
+    const paths = files.map((f) => f.path);
+    expect(paths).toEqual([...paths].sort());
+    expect(paths.filter((p) => !p.startsWith('src/runtime/'))).toEqual([
+      '.gitignore',
+      'README.md',
+      'config/api.json',
+      'config/database.json',
+      'config/permissions.json',
+      'config/plugins.json',
+      'config/server.json',
+      'package.json',
+      'prisma.config.ts',
+      'src/main.ts',
+      'src/migrate.ts',
+      'tsconfig.json',
+    ]);
+  });
+
+  it('owns generated code and leaves config, README and .gitignore to the user after the first run', () => {
+    const createOnce = files.filter((f) => f.policy === 'create-once').map((f) => f.path);
+    expect(createOnce).toEqual([
+      '.gitignore',
+      'README.md',
+      'config/api.json',
+      'config/database.json',
+      'config/permissions.json',
+      'config/plugins.json',
+      'config/server.json',
+    ]);
+  });
+
+  it('copies every non-test runtime file byte for byte', () => {
+    const runtime = files.filter((f) => f.path.startsWith('src/runtime/'));
+    expect(runtime.map((f) => f.path)).toEqual(runtimeSources().map((p) => `src/runtime/${p}`));
+    for (const file of runtime) {
+      const source = readFileSync(join(repoRoot, 'templates', 'runtime', file.path.slice('src/runtime/'.length)));
+      expect(Buffer.from(file.contents, 'utf8').equals(source)).toBe(true);
+      expect(file.policy).toBe('owned');
+    }
+    expect(runtime.some((f) => f.path.endsWith('.test.ts'))).toBe(false);
+  });
+
+  it('is deterministic', () => {
+    expect(emitProject(model, options)).toEqual(files);
+    // The order of content types in the input does not matter either.
+    expect(emitProject({ contentTypes: [...model.contentTypes].reverse() }, options)).toEqual(files);
+  });
+
+  it('writes the default config files as pretty JSON with a trailing newline', () => {
+    const defaults = defaultConfigFiles('sqlite');
+    for (const name of ['server.json', 'database.json', 'api.json', 'plugins.json'] as const) {
+      const contents = map.get(`config/${name}`)!.contents;
+      expect(contents).toBe(`${JSON.stringify(defaults[name], null, 2)}\n`);
+    }
+    expect(JSON.parse(map.get('config/permissions.json')!.contents)).toEqual(defaultPermissions(model));
+  });
+
+  it('writes config files that the runtime loads back as the defaults', () => {
+    const dir = join(scratch, 'roundtrip');
+    for (const file of files.filter((f) => f.path.startsWith('config/'))) {
+      mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+      writeFileSync(join(dir, file.path), file.contents);
+    }
+    const config = loadConfig({ projectRoot: dir, env: {}, model });
+    expect(config.database).toMatchObject({ client: 'sqlite', label: '.data/data.db' });
+    expect(config.permissions.public).toContain('api::global.global.find');
+  });
+
+  it('writes a package.json with the runtime dependencies at capi’s own versions', () => {
+    const pkg = JSON.parse(map.get('package.json')!.contents) as Record<string, unknown>;
+    expect(pkg).toMatchObject({ name: 'generated', private: true, type: 'module' });
+    expect(pkg.scripts).toEqual({
+      build: 'tsc -p tsconfig.json',
+      start: 'tsc -p tsconfig.json && node dist/main.js',
+      serve: 'node dist/main.js',
+      migrate: 'tsc -p tsconfig.json && node dist/migrate.js',
+    });
+    const versions = { ...rootPackage.dependencies, ...rootPackage.devDependencies };
+    const dependencies = pkg.dependencies as Record<string, string>;
+    expect(Object.keys(dependencies)).toEqual(['better-sqlite3', 'express', 'pg', 'pino']);
+    const devDependencies = pkg.devDependencies as Record<string, string>;
+    expect(Object.keys(devDependencies)).toEqual([
+      '@prisma/adapter-better-sqlite3',
+      '@types/better-sqlite3',
+      '@types/express',
+      '@types/node',
+      '@types/pg',
+      'prisma',
+      'typescript',
+    ]);
+    for (const [name, range] of Object.entries({ ...dependencies, ...devDependencies })) expect(range).toBe(versions[name]);
+  });
+
+  it('imports every package the runtime imports from package.json', () => {
+    const pkg = JSON.parse(map.get('package.json')!.contents) as { dependencies: Record<string, string> };
+    const imported = new Set<string>();
+    for (const file of files.filter((f) => f.path.startsWith('src/runtime/'))) {
+      for (const match of file.contents.matchAll(/(?:from|import\()\s*'([^'.][^']*)'/g)) {
+        const specifier = match[1]!;
+        if (specifier.startsWith('node:')) continue;
+        imported.add(specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!);
+      }
+    }
+    expect([...imported].sort()).toEqual(Object.keys(pkg.dependencies).sort());
+  });
+
+  it('writes the entry points with a header naming the source', () => {
+    for (const path of ['src/main.ts', 'src/migrate.ts', 'prisma.config.ts']) {
+      expect(map.get(path)!.contents.split('\n')[0]).toBe(
+        '// Generated by capi from ../content-types/. Do not edit: change the content types and run `capi generate`.',
+      );
+    }
+    expect(map.get('src/main.ts')!.contents).toContain('mounts: [],');
+    expect(map.get('src/migrate.ts')!.contents).toContain("await runMigrations({ projectRoot: fileURLToPath(new URL('..', import.meta.url)) });");
+  });
+
+  it('writes a tsconfig that compiles src/ to dist/ with rewritten .ts imports', () => {
+    const tsconfig = JSON.parse(map.get('tsconfig.json')!.contents) as { compilerOptions: Record<string, unknown>; include: string[] };
+    expect(tsconfig.compilerOptions).toMatchObject({
+      strict: true,
+      module: 'nodenext',
+      rewriteRelativeImportExtensions: true,
+      allowImportingTsExtensions: true,
+      rootDir: 'src',
+      outDir: 'dist',
+    });
+    expect(tsconfig.include).toEqual(['src']);
+  });
+
+  it('ignores build output, the SQLite data and uploads', () => {
+    expect(map.get('.gitignore')!.contents.split('\n')).toEqual(expect.arrayContaining(['dist/', '.data/', 'public/uploads/']));
+  });
+
+  it('configures the Prisma CLI with the SQLite adapter on the project database', () => {
+    const config = map.get('prisma.config.ts')!.contents;
+    expect(config).toContain("import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';");
+    expect(config).toContain('new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? "file:./.data/data.db" })');
+    expect(config).toContain("engine: 'js'");
+    expect(config).not.toContain('adapter-pg');
+  });
+});
+
+describe('emitProject for postgres', () => {
+  const map = byPath(emitProject(model, { ...options, database: 'postgres' }));
+
+  it('configures PostgreSQL in database.json, prisma.config.ts and package.json', () => {
+    expect(JSON.parse(map.get('config/database.json')!.contents)).toEqual({
+      client: 'postgres',
+      connection: { url: 'postgresql://postgres@127.0.0.1:5432/postgres' },
+      pool: { max: 10 },
+    });
+    const config = map.get('prisma.config.ts')!.contents;
+    expect(config).toContain("import { PrismaPg } from '@prisma/adapter-pg';");
+    expect(config).toContain('new PrismaPg({ connectionString: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" })');
+    const pkg = JSON.parse(map.get('package.json')!.contents) as { devDependencies: Record<string, string> };
+    expect(pkg.devDependencies['@prisma/adapter-pg']).toBe(rootPackage.dependencies['@prisma/adapter-pg']);
+    expect(pkg.devDependencies['@prisma/adapter-better-sqlite3']).toBeUndefined();
+    expect(map.get('README.md')!.contents).toContain('a PostgreSQL database');
+  });
+});
+
+describe('inputs', () => {
+  it('takes the generator IR and the runtime ModelSchema alike', () => {
+    const ir = loadModelFrom(exampleContentTypes);
+    const schema: ModelSchema = {
+      contentTypes: Object.fromEntries(ir.contentTypes.map((t) => [t.uid, { ...t, table: t.names.table, attributes: {} }])),
+      components: {},
+    };
+    const fromIr = byPath(emitProject(ir, options)).get('config/permissions.json')!.contents;
+    expect(byPath(emitProject(schema, options)).get('config/permissions.json')!.contents).toBe(fromIr);
+    expect(JSON.parse(fromIr).public).toContain('api::article.article.findOne');
+  });
+
+  it('renders mounts into src/main.ts in order', () => {
+    const main = byPath(
+      emitProject(model, {
+        ...options,
+        mounts: [
+          { importPath: './rest/index.ts', exportName: 'restRoutes' },
+          { importPath: './graphql/index.ts', exportName: 'graphqlRoutes' },
+        ],
+      }),
+    ).get('src/main.ts')!.contents;
+    expect(main).toContain("import { restRoutes } from './rest/index.ts';\nimport { graphqlRoutes } from './graphql/index.ts';\n");
+    expect(main).toContain('mounts: [restRoutes, graphqlRoutes],');
+  });
+
+  it.each([
+    ['generated', 'generated'],
+    ['My API', 'my-api'],
+    ['.hidden', 'hidden'],
+    ['***', 'capi-api'],
+  ])('turns %j into the package name %j', (name, expected) => {
+    expect(packageName(name)).toBe(expected);
+  });
+
+  it('documents its template context', () => {
+    const context = templateContext({ ...options, projectName: 'x' });
+    expect(context).toMatchObject({ projectName: 'x', database: 'sqlite', sqlite: true, source: '../content-types/', capiVersion: rootPackage.version, mounts: [] });
+    const header = readFileSync(join(repoRoot, 'generator', 'emit', 'project.ts'), 'utf8').split('*/')[0]!;
+    for (const key of Object.keys(context)) expect(header).toContain(`${key} `);
+  });
+});
