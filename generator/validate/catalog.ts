@@ -56,7 +56,6 @@ export type OptionShape =
   | 'count' // a non-negative integer
   | 'bigint' // an integer, or a string of digits (Strapi writes big integers as strings)
   | 'regex'
-  | 'stringList'
   | 'enumValues'
   | 'mediaKinds'
   | 'componentList'

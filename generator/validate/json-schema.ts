@@ -107,8 +107,6 @@ function shapeSchema(shape: OptionShape): JsonSchema {
       return { type: ['integer', 'string'], pattern: '^-?[0-9]+$', errorMessage: 'must be an integer, or a string of digits' };
     case 'regex':
       return { type: 'string', examples: ['^[a-z]+$'] };
-    case 'stringList':
-      return { type: 'array', items: { type: 'string' } };
     case 'enumValues':
       return { type: 'array', minItems: 1, items: { type: 'string' }, examples: [['draft', 'published']] };
     case 'mediaKinds':
