@@ -56,6 +56,8 @@ function missingKey(error: ErrorObject): Message {
     return { pointer: at, message: 'missing required key "type"', hint: `add "type" with one of: ${ATTRIBUTE_TYPES.join(', ')}` };
   }
   const property = propertySchema(error.parentSchema, key);
+  const choices = property?.['enum'];
+  if (Array.isArray(choices)) return { pointer: at, message: `missing required key "${key}"`, hint: `add "${key}" with one of: ${choices.join(', ')}` };
   const description = typeof property?.['description'] === 'string' ? `: ${sentence(property['description'])}` : '';
   return { pointer: at, message: `missing required key "${key}"`, hint: `add "${key}"${description}` };
 }

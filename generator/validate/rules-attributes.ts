@@ -132,8 +132,9 @@ function uidFindings(type: TypeView, attribute: AttributeView): Finding[] {
   if (source === undefined) {
     return [finding(type.file, at, `targetField "${target}" is not an attribute of this ${kindWord(type)}`, `${didYouMean(target, candidates)}name a string or text attribute${listOf(candidates)}`)];
   }
-  if (source.type === undefined || !UID_TARGET_TYPES.includes(source.type)) {
-    return [finding(type.file, at, `targetField "${target}" names a ${source.type ?? 'non-string'} attribute, not a string or text attribute`, `name a string or text attribute${listOf(candidates)}`)];
+  if (source.type === undefined) return []; // its missing or unknown type is reported on it
+  if (!UID_TARGET_TYPES.includes(source.type)) {
+    return [finding(type.file, at, `targetField "${target}" names a ${source.type} attribute, not a string or text attribute`, `name a string or text attribute${listOf(candidates)}`)];
   }
   return [];
 }

@@ -68,7 +68,8 @@ function inverseFindings(model: ModelView, type: TypeView, attribute: AttributeV
   const side: Side | undefined = attribute.options['inversedBy'] !== undefined ? 'inversedBy' : attribute.options['mappedBy'] !== undefined ? 'mappedBy' : undefined;
   const name = side === undefined ? undefined : text(attribute.options[side]);
   const target = model.byUid.get(text(attribute.options['target']) ?? '');
-  if (side === undefined || name === undefined || target === undefined) return [];
+  // An unreadable target is reported on its own file; guessing about it here would only add noise.
+  if (side === undefined || name === undefined || target === undefined || !target.readable) return [];
   const at = `${attribute.pointer}/${side}`;
   const other = target.attributes.find((a) => a.name === name);
   if (other === undefined) {
@@ -77,8 +78,9 @@ function inverseFindings(model: ModelView, type: TypeView, attribute: AttributeV
     return [finding(type.file, at, `${side} "${name}" is not an attribute of ${target.uid}`, `${didYouMean(name, relations)}add a relation "${name}" to ${target.uid} with "${back}": "${attribute.name}"`)];
   }
   if (other === attribute) return [finding(type.file, at, 'a relation cannot be its own inverse', `point "${side}" at another relation attribute of ${target.uid}`)];
+  if (other.type === undefined) return []; // its missing or unknown type is reported on it
   if (other.type !== 'relation') {
-    return [finding(type.file, at, `${side} "${name}" names a ${other.type ?? 'non-relation'} attribute of ${target.uid}, not a relation`, `point "${side}" at a relation attribute of ${target.uid}`)];
+    return [finding(type.file, at, `${side} "${name}" names a ${other.type} attribute of ${target.uid}, not a relation`, `point "${side}" at a relation attribute of ${target.uid}`)];
   }
   return pairFindings(type, attribute, side, target, other);
 }

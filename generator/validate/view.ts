@@ -33,6 +33,8 @@ export interface TypeView {
   readonly singularName: string | undefined;
   readonly pluralName: string | undefined;
   readonly collectionName: string | undefined;
+  /** False when `attributes` is not an object: checks that look into this type have nothing to go on. */
+  readonly readable: boolean;
   /** `pluginOptions.i18n.localized === true` on the type (never for components). */
   readonly localized: boolean;
   readonly attributes: readonly AttributeView[];
@@ -62,6 +64,7 @@ function typeView(file: SchemaFile): TypeView {
     singularName: isComponent ? undefined : text(info['singularName']),
     pluralName: isComponent ? undefined : text(info['pluralName']),
     collectionName: text(root['collectionName']),
+    readable: record(root['attributes']) !== undefined,
     localized: !isComponent && isLocalized(root),
     attributes: attributeViews(record(root['attributes']) ?? {}, isComponent),
   };

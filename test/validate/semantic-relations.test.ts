@@ -95,6 +95,11 @@ describe('semantic: inverse sides', () => {
     ]);
   });
 
+  it('does not guess about a target whose attributes are unreadable', () => {
+    const files = { ...single('post', { author: rel('manyToOne', 'api::author.author', { inversedBy: 'posts' }) }), 'author.json': { ...(contentType('author', {}) as Record<string, Json>), attributes: [] } };
+    expect(problems(files)).toEqual(['author.json #/attributes: "attributes" must be an object\n    fix: set "attributes" to an object']);
+  });
+
   it('rejects a relation that is its own inverse', () => {
     expect(problems(single('post', { parent: rel('manyToOne', 'api::post.post', { inversedBy: 'parent' }) }))).toEqual([
       'post.json #/attributes/parent/inversedBy: a relation cannot be its own inverse\n    fix: point "inversedBy" at another relation attribute of api::post.post',

@@ -87,6 +87,12 @@ describe('structural: attribute options', () => {
     ]);
   });
 
+  it('lists the choices for a missing relation kind', () => {
+    expect(problems({ ...single('post', { tags: { type: 'relation', target: 'api::tag.tag' } }), ...single('tag', {}) })).toEqual([
+      'post.json #/attributes/tags/relation: missing required key "relation"\n    fix: add "relation" with one of: oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay',
+    ]);
+  });
+
   it('explains Strapi options capi does not implement', () => {
     expect(problems(single('post', { theme: { type: 'enumeration', enum: ['light'], enumName: 'Theme' } }))).toEqual([
       'post.json #/attributes/theme/enumName: "enumName" is not supported by capi\n    fix: capi names GraphQL enums itself (ENUM_<TYPE>_<ATTRIBUTE>); remove "enumName"',
