@@ -30,13 +30,15 @@ describe('published JSON Schemas', () => {
     }
   });
 
-  it('carry an $id, a title and a description on every attribute option', () => {
+  it('carry an $id, a title and a description on every key of every definition', () => {
     for (const [name] of PUBLISHED_SCHEMAS) {
       const schema = published(name) as { $id?: string; title?: string; definitions: Record<string, { properties?: Record<string, { description?: string }> }> };
       expect(schema.$id).toMatch(/^urn:capi:schema:/);
       expect(schema.title).toBeTruthy();
-      const undocumented = Object.entries(schema.definitions.string?.properties ?? {}).filter(([, p]) => p.description === undefined);
-      expect(undocumented).toEqual([]);
+      const undocumented = Object.entries(schema.definitions).flatMap(([definition, d]) =>
+        Object.entries(d.properties ?? {}).filter(([, p]) => p.description === undefined).map(([key]) => `${definition}.${key}`),
+      );
+      expect(undocumented, name).toEqual([]);
     }
   });
 
