@@ -173,7 +173,8 @@ describe('emitProject', () => {
   it('configures the Prisma CLI with the SQLite adapter on the project database', () => {
     const config = map.get('prisma.config.ts')!.contents;
     expect(config).toContain("import { PrismaBetterSQLite3 } from '@prisma/adapter-better-sqlite3';");
-    expect(config).toContain('new PrismaBetterSQLite3({ url: process.env.DATABASE_URL ?? "file:./.data/data.db" })');
+    expect(config).toContain('const url = (process.env.DATABASE_URL ??= "file:./.data/data.db");');
+    expect(config).toContain('new PrismaBetterSQLite3({ url })');
     expect(config).toContain("engine: 'js'");
     expect(config).not.toContain('adapter-pg');
   });
@@ -190,7 +191,8 @@ describe('emitProject for postgres', () => {
     });
     const config = map.get('prisma.config.ts')!.contents;
     expect(config).toContain("import { PrismaPg } from '@prisma/adapter-pg';");
-    expect(config).toContain('new PrismaPg({ connectionString: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" })');
+    expect(config).toContain('const url = (process.env.DATABASE_URL ??= "postgresql://postgres@127.0.0.1:5432/postgres");');
+    expect(config).toContain('new PrismaPg({ connectionString: url })');
     const pkg = JSON.parse(map.get('package.json')!.contents) as { devDependencies: Record<string, string> };
     expect(pkg.devDependencies['@prisma/adapter-pg']).toBe(rootPackage.dependencies['@prisma/adapter-pg']);
     expect(pkg.devDependencies['@prisma/adapter-better-sqlite3']).toBeUndefined();
