@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { SchemaError, type Diagnostic } from './diagnostics.ts';
 import type { EmittedFile } from './emit/files.ts';
@@ -140,7 +140,8 @@ function migrationFolders(out: string): string[] {
 }
 
 async function build(out: string): Promise<void> {
-  const tsc = require.resolve('typescript/bin/tsc');
+  // typescript's exports hide bin/tsc; its package.json is exported and sits beside it.
+  const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
   try {
     await run(process.execPath, [tsc, '-p', join(out, 'tsconfig.json')], { cwd: out, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
