@@ -173,12 +173,15 @@ describe('startServer', () => {
 
   it('closes gracefully: in-flight requests finish, then the database closes', async () => {
     let release!: () => void;
+    let entered!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
+    const inside = new Promise<void>((resolve) => (entered = resolve));
     const server = await start({
       mounts: [
         () => ({
           path: '/slow',
           handler: async (_req, res) => {
+            entered();
             await gate;
             res.json({ ok: true });
           },
@@ -186,7 +189,7 @@ describe('startServer', () => {
       ],
     });
     const pending = fetch(`${server.url}/slow`).then((r) => r.json());
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await inside;
     const closed = server.close();
     release();
     expect(await pending).toEqual({ ok: true });
