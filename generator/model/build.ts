@@ -195,10 +195,15 @@ function linkTableOf(owner: ContentType | Component, attr: Extract<Attribute, { 
   };
 }
 
+/** Validation requires `collectionName` on content types, as Strapi writes it. */
 function contentTypeTable(schema: RawSchema): string {
-  return schema.collectionName ?? snakeCase(schema.info.pluralName as string);
+  return schema.collectionName as string;
 }
 
+/**
+ * Strapi writes biginteger bounds as digit strings; bounds are compared as numbers, which is
+ * exact up to 2^53 and only approximate for bounds beyond it.
+ */
 function bounds(attr: RawAttribute): { min?: number; max?: number } {
   return definedOnly({ min: toNumber(attr.min), max: toNumber(attr.max) });
 }
