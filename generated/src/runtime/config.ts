@@ -1,0 +1,409 @@
+/**
+ * The project's configuration: five JSON files under `config/`, created by `capi generate` once
+ * and owned by the user from then on, plus a few environment variables that win over them
+ * (HOST, PORT, DATABASE_URL). A missing file means "all defaults". Anything unknown or of the
+ * wrong type stops start-up with a one-line ConfigError naming the file and the key.
+ *
+ * config/server.json       { host: "0.0.0.0", port: 1337, jsonLimit: 1048576 }
+ *   jsonLimit: largest accepted JSON request body, in bytes (larger ones get a 413).
+ * config/database.json     { client: "sqlite", connection: { filename: ".data/data.db" } }
+ *                          { client: "postgres", connection: { url: "postgresql://..." }, pool: { max: 10 } }
+ *   filename is relative to the project root; DATABASE_URL (`file:./x.db`, `file:/abs.db`,
+ *   `postgres://...`, `postgresql://...`) replaces client and connection.
+ * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } }
+ * config/plugins.json      { graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, maxAliases: 30, maxCost: 50000 } },
+ *                            i18n: { defaultLocale: "en", locales: ["en" | { code, name }] },
+ *                            upload: { sizeLimit: 209715200, allowedMimeTypes?: ["image/*", "application/pdf"] } }
+ *   graphql.maxLimit: largest page size a query may ask for; -1 means no limit.
+ *   graphql.depthLimit: deepest allowed selection-set nesting (fragments expanded).
+ *   graphql.maxAliases: most aliased fields allowed in one document (aliases multiply work cheaply).
+ *   graphql.maxCost: largest estimated cost of one operation. Every selected field costs 1, and
+ *     the cost of a list field's selection is multiplied by the number of entries it may return
+ *     (its page size, or defaultLimit when none is given).
+ *   upload.allowedMimeTypes: when present, only these types (`type/subtype` or `type/*`) are accepted.
+ * config/permissions.json  { "public": ["api::article.article.find", ...], "authenticated": [...] }
+ *   Role name to allowed actions. Roles missing from the file have no permissions.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  array,
+  at,
+  boolean,
+  ConfigError,
+  fail,
+  got,
+  integer,
+  object,
+  oneOf,
+  string,
+  closest,
+  type JsonObject,
+  type Where,
+} from './config-check.ts';
+import { actionPattern, defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
+import type { JsonValue } from './schema.ts';
+
+export { ConfigError } from './config-check.ts';
+export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
+
+export type DatabaseClient = 'sqlite' | 'postgres';
+
+export interface ServerConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Largest accepted JSON body, in bytes. */
+  readonly jsonLimit: number;
+}
+
+export interface SqliteConfig {
+  readonly client: 'sqlite';
+  /** Absolute path, or `:memory:`. */
+  readonly filename: string;
+  /** The path as configured (relative to the project root when it is inside it), for messages. */
+  readonly label: string;
+}
+
+export interface PostgresConfig {
+  readonly client: 'postgres';
+  readonly url: string;
+  /** `host/database`, without credentials, for messages. */
+  readonly label: string;
+  readonly pool: { readonly max: number };
+}
+
+export type DatabaseConfig = SqliteConfig | PostgresConfig;
+
+export interface RestConfig {
+  readonly defaultLimit: number;
+  readonly maxLimit: number;
+  readonly withCount: boolean;
+}
+
+export interface GraphqlConfig {
+  readonly defaultLimit: number;
+  /** null: no limit (`-1` in the file, as in Strapi). */
+  readonly maxLimit: number | null;
+  readonly depthLimit: number;
+  readonly maxAliases: number;
+  readonly maxCost: number;
+}
+
+export interface Locale {
+  readonly code: string;
+  readonly name: string;
+}
+
+export interface I18nConfig {
+  readonly defaultLocale: string;
+  /** Never empty; contains defaultLocale. */
+  readonly locales: readonly Locale[];
+}
+
+export interface UploadConfig {
+  readonly sizeLimit: number;
+  /** null: every type is accepted. */
+  readonly allowedMimeTypes: readonly string[] | null;
+}
+
+export interface AppConfig {
+  /** Absolute path of the generated project. */
+  readonly projectRoot: string;
+  readonly server: ServerConfig;
+  readonly database: DatabaseConfig;
+  readonly api: { readonly rest: RestConfig };
+  readonly plugins: { readonly graphql: GraphqlConfig; readonly i18n: I18nConfig; readonly upload: UploadConfig };
+  readonly permissions: Permissions;
+}
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+export interface LoadConfigOptions {
+  readonly projectRoot: string;
+  /** Defaults to `process.env`. */
+  readonly env?: Environment;
+  /**
+   * When given, permissions are checked against the model's actions (a typo in an action name
+   * is an error rather than a silently missing permission), and a missing permissions.json
+   * means `defaultPermissions(model)` instead of no permissions at all.
+   */
+  readonly model?: PermissionModel;
+}
+
+export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json'] as const;
+export type ConfigFileName = (typeof configFileNames)[number];
+
+export const defaultSqliteFilename = '.data/data.db';
+export const defaultPostgresUrl = 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+/** Contents of the config files that do not depend on the model (see defaultPermissions). */
+export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Exclude<ConfigFileName, 'permissions.json'>, JsonValue>> {
+  return {
+    'server.json': { host: '0.0.0.0', port: 1337, jsonLimit: 1_048_576 },
+    'database.json':
+      database === 'sqlite'
+        ? { client: 'sqlite', connection: { filename: defaultSqliteFilename } }
+        : { client: 'postgres', connection: { url: defaultPostgresUrl }, pool: { max: 10 } },
+    'api.json': { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
+    'plugins.json': {
+      graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, maxAliases: 30, maxCost: 50_000 } },
+      i18n: { defaultLocale: 'en', locales: ['en'] },
+      upload: { sizeLimit: 209_715_200 },
+    },
+  };
+}
+
+/** Reads and checks every config file. Throws ConfigError. */
+export function loadConfig(options: LoadConfigOptions): AppConfig {
+  const projectRoot = resolve(options.projectRoot);
+  const env = options.env ?? process.env;
+  const read = (name: ConfigFileName): { where: Where; json: unknown } => readConfigFile(projectRoot, name);
+  const defaults = defaultConfigFiles('sqlite');
+
+  const server = read('server.json');
+  const database = read('database.json');
+  const api = read('api.json');
+  const plugins = read('plugins.json');
+  const permissions = read('permissions.json');
+  return {
+    projectRoot,
+    server: serverConfig(server.where, server.json ?? defaults['server.json'], env),
+    database: databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot),
+    api: { rest: restConfig(api.where, api.json ?? defaults['api.json']) },
+    plugins: pluginsConfig(plugins.where, plugins.json ?? defaults['plugins.json']),
+    permissions: permissionsConfig(permissions.where, permissions.json, options.model),
+  };
+}
+
+/** The parsed file, or undefined when it does not exist. */
+function readConfigFile(projectRoot: string, name: ConfigFileName): { where: Where; json: unknown } {
+  const where: Where = { file: `config/${name}`, path: '' };
+  const path = resolve(projectRoot, 'config', name);
+  if (!existsSync(path)) return { where, json: undefined };
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    fail(where, `cannot be read: ${messageOf(error)}`);
+  }
+  try {
+    return { where, json: JSON.parse(text) };
+  } catch (error) {
+    fail(where, `is not valid JSON: ${messageOf(error)}`);
+  }
+}
+
+function serverConfig(where: Where, json: unknown, env: Environment): ServerConfig {
+  const file = object(where, json, ['host', 'port', 'jsonLimit']);
+  const envHost = nonEmpty(env.HOST);
+  const envPort = nonEmpty(env.PORT);
+  const host = envHost ?? (file.host === undefined ? '0.0.0.0' : string(at(where, 'host'), file.host));
+  const port =
+    envPort !== undefined
+      ? integer({ file: '', path: 'PORT' }, /^\d+$/.test(envPort) ? Number(envPort) : envPort, { min: 0, max: 65535 })
+      : file.port === undefined
+        ? 1337
+        : integer(at(where, 'port'), file.port, { min: 0, max: 65535 });
+  const jsonLimit = file.jsonLimit === undefined ? 1_048_576 : integer(at(where, 'jsonLimit'), file.jsonLimit, { min: 1 });
+  return { host, port, jsonLimit };
+}
+
+function databaseConfig(where: Where, json: unknown, env: Environment, projectRoot: string): DatabaseConfig {
+  const file = object(where, json, ['client', 'connection', 'pool']);
+  const client = oneOf(at(where, 'client'), file.client, ['sqlite', 'postgres']);
+  const connection = object(at(where, 'connection'), file.connection ?? {}, client === 'sqlite' ? ['filename'] : ['url']);
+  if (client === 'sqlite' && file.pool !== undefined) fail(at(where, 'pool'), 'is only valid when client is "postgres"');
+  const pool = file.pool === undefined ? {} : object(at(where, 'pool'), file.pool, ['max']);
+  const poolMax = pool.max === undefined ? 10 : integer(at(at(where, 'pool'), 'max'), pool.max, { min: 1 });
+
+  const envUrl = nonEmpty(env.DATABASE_URL);
+  if (envUrl !== undefined) return databaseFromUrl({ file: '', path: 'DATABASE_URL' }, envUrl, projectRoot, poolMax);
+  if (client === 'sqlite') {
+    const filename = connection.filename === undefined ? defaultSqliteFilename : string(at(at(where, 'connection'), 'filename'), connection.filename);
+    return sqliteConfig(filename, projectRoot);
+  }
+  if (connection.url === undefined) fail(at(at(where, 'connection'), 'url'), 'is required when client is "postgres"');
+  const url = string(at(at(where, 'connection'), 'url'), connection.url);
+  return postgresConfig(at(at(where, 'connection'), 'url'), url, poolMax);
+}
+
+/** DATABASE_URL: `file:` means SQLite, `postgres://` / `postgresql://` PostgreSQL. */
+function databaseFromUrl(where: Where, url: string, projectRoot: string, poolMax: number): DatabaseConfig {
+  if (url.startsWith('file:')) {
+    let filename: string;
+    try {
+      filename = url.startsWith('file://') ? fileURLToPath(url) : url.slice('file:'.length).replace(/\?.*$/, '');
+    } catch (error) {
+      fail(where, `is not a valid file URL: ${messageOf(error)} ${got(url)}`);
+    }
+    if (filename === '') fail(where, `names no file ${got(url)}`);
+    return sqliteConfig(filename, projectRoot);
+  }
+  if (/^postgres(ql)?:\/\//.test(url)) return postgresConfig(where, url, poolMax);
+  fail(where, `must start with "file:", "postgres://" or "postgresql://" ${got(redactUrl(url))}`);
+}
+
+function sqliteConfig(filename: string, projectRoot: string): SqliteConfig {
+  if (filename === ':memory:') return { client: 'sqlite', filename, label: filename };
+  const absolute = resolve(projectRoot, filename);
+  const inside = relative(projectRoot, absolute);
+  const label = isAbsolute(filename) && (inside.startsWith('..') || isAbsolute(inside)) ? absolute : inside.split(sep).join('/');
+  return { client: 'sqlite', filename: absolute, label };
+}
+
+function postgresConfig(where: Where, url: string, poolMax: number): PostgresConfig {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    fail(where, `is not a valid URL ${got(redactUrl(url))}`);
+  }
+  if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
+    fail(where, `must start with "postgres://" or "postgresql://" ${got(redactUrl(url))}`);
+  }
+  if (parsed.hostname === '') fail(where, `names no host ${got(redactUrl(url))}`);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || parsed.username || 'postgres';
+  return { client: 'postgres', url, label: `${parsed.host}/${database}`, pool: { max: poolMax } };
+}
+
+/** The URL with its password replaced, so that messages and logs never show it. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
+}
+
+function restConfig(where: Where, json: unknown): RestConfig {
+  const file = object(where, json, ['rest']);
+  const restWhere = at(where, 'rest');
+  const rest = object(restWhere, file.rest ?? {}, ['defaultLimit', 'maxLimit', 'withCount']);
+  const defaultLimit = rest.defaultLimit === undefined ? 25 : integer(at(restWhere, 'defaultLimit'), rest.defaultLimit, { min: 1 });
+  const maxLimit = rest.maxLimit === undefined ? 100 : integer(at(restWhere, 'maxLimit'), rest.maxLimit, { min: 1 });
+  const withCount = rest.withCount === undefined ? true : boolean(at(restWhere, 'withCount'), rest.withCount);
+  if (defaultLimit > maxLimit) fail(at(restWhere, 'defaultLimit'), `must not exceed rest.maxLimit (got ${defaultLimit} > ${maxLimit})`);
+  return { defaultLimit, maxLimit, withCount };
+}
+
+function pluginsConfig(where: Where, json: unknown): AppConfig['plugins'] {
+  const file = object(where, json, ['graphql', 'i18n', 'upload']);
+  return {
+    graphql: graphqlConfig(at(where, 'graphql'), file.graphql ?? {}),
+    i18n: i18nConfig(at(where, 'i18n'), file.i18n ?? {}),
+    upload: uploadConfig(at(where, 'upload'), file.upload ?? {}),
+  };
+}
+
+function graphqlConfig(where: Where, json: unknown): GraphqlConfig {
+  // Strapi nests the GraphQL plugin's options under `config`; keep that so files carry over.
+  const outer = object(where, json, ['config']);
+  const w = at(where, 'config');
+  const c = object(w, outer.config ?? {}, ['defaultLimit', 'maxLimit', 'depthLimit', 'maxAliases', 'maxCost']);
+  const defaultLimit = c.defaultLimit === undefined ? 10 : integer(at(w, 'defaultLimit'), c.defaultLimit, { min: 1 });
+  let maxLimit: number | null = null;
+  if (c.maxLimit !== undefined && c.maxLimit !== -1) {
+    if (typeof c.maxLimit !== 'number' || !Number.isSafeInteger(c.maxLimit) || c.maxLimit < 1) {
+      fail(at(w, 'maxLimit'), `must be -1 (no limit) or an integer >= 1 ${got(c.maxLimit)}`);
+    }
+    maxLimit = c.maxLimit;
+  }
+  if (maxLimit !== null && defaultLimit > maxLimit) {
+    fail(at(w, 'defaultLimit'), `must not exceed graphql.config.maxLimit (got ${defaultLimit} > ${maxLimit})`);
+  }
+  return {
+    defaultLimit,
+    maxLimit,
+    depthLimit: c.depthLimit === undefined ? 10 : integer(at(w, 'depthLimit'), c.depthLimit, { min: 1 }),
+    maxAliases: c.maxAliases === undefined ? 30 : integer(at(w, 'maxAliases'), c.maxAliases, { min: 0 }),
+    maxCost: c.maxCost === undefined ? 50_000 : integer(at(w, 'maxCost'), c.maxCost, { min: 1 }),
+  };
+}
+
+const localeCode = { regex: /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/, description: 'a locale code like "en" or "pt-BR"' };
+
+function i18nConfig(where: Where, json: unknown): I18nConfig {
+  const file = object(where, json, ['defaultLocale', 'locales']);
+  const defaultLocale = file.defaultLocale === undefined ? 'en' : string(at(where, 'defaultLocale'), file.defaultLocale, localeCode);
+  const entries = file.locales === undefined ? [defaultLocale] : array(at(where, 'locales'), file.locales);
+  const locales: Locale[] = [];
+  entries.forEach((entry, index) => {
+    const w = at(at(where, 'locales'), index);
+    let locale: Locale;
+    if (typeof entry === 'string') {
+      const code = string(w, entry, localeCode);
+      locale = { code, name: localeName(code) };
+    } else {
+      const o = object(w, entry, ['code', 'name']);
+      const code = string(at(w, 'code'), o.code, localeCode);
+      locale = { code, name: o.name === undefined ? localeName(code) : string(at(w, 'name'), o.name) };
+    }
+    if (locales.some((l) => l.code === locale.code)) fail(w, `repeats locale "${locale.code}"`);
+    locales.push(locale);
+  });
+  if (locales.length === 0) fail(at(where, 'locales'), 'must list at least one locale');
+  if (!locales.some((l) => l.code === defaultLocale)) {
+    fail(at(where, 'defaultLocale'), `must be one of i18n.locales ${got(defaultLocale)}`);
+  }
+  return { defaultLocale, locales };
+}
+
+/** Strapi names locales like "French (fr)". */
+function localeName(code: string): string {
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(code);
+    return name === undefined || name === code ? code : `${name} (${code})`;
+  } catch {
+    return code;
+  }
+}
+
+const mimeType = { regex: /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/i, description: 'a MIME type like "image/png" or "image/*"' };
+
+function uploadConfig(where: Where, json: unknown): UploadConfig {
+  const file = object(where, json, ['sizeLimit', 'allowedMimeTypes']);
+  const sizeLimit = file.sizeLimit === undefined ? 209_715_200 : integer(at(where, 'sizeLimit'), file.sizeLimit, { min: 1 });
+  const allowedMimeTypes =
+    file.allowedMimeTypes === undefined || file.allowedMimeTypes === null
+      ? null
+      : array(at(where, 'allowedMimeTypes'), file.allowedMimeTypes).map((t, i) => string(at(at(where, 'allowedMimeTypes'), i), t, mimeType).toLowerCase());
+  return { sizeLimit, allowedMimeTypes };
+}
+
+const roleName = /^[a-z][a-z0-9_-]*$/;
+
+function permissionsConfig(where: Where, json: unknown, model: PermissionModel | undefined): Permissions {
+  if (json === undefined) return model === undefined ? { public: [], authenticated: [] } : defaultPermissions(model);
+  const file = asObject(where, json);
+  const known = model === undefined ? undefined : knownActions(model);
+  const roles: { public: readonly string[]; authenticated: readonly string[]; [role: string]: readonly string[] } = { public: [], authenticated: [] };
+  for (const [role, value] of Object.entries(file)) {
+    if (!roleName.test(role)) fail(where, `role "${role}" must be a name in lower case (letters, digits, "-" or "_")`);
+    const w = at(where, role);
+    const actions = array(w, value).map((action, index) => {
+      const aw = at(w, index);
+      const name = string(aw, action, { regex: actionPattern, description: 'an action like "api::article.article.find"' });
+      if (known !== undefined && !known.includes(name)) {
+        const guess = closest(name, known);
+        fail(aw, `is not an action of this project ${got(name)}${guess === undefined ? '' : ` (did you mean "${guess}"?)`}`);
+      }
+      return name;
+    });
+    roles[role] = [...new Set(actions)];
+  }
+  return roles;
+}
+
+function asObject(where: Where, value: unknown): JsonObject {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) fail(where, `must be a JSON object ${got(value)}`);
+  return value as JsonObject;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function isConfigError(error: unknown): error is ConfigError {
+  return error instanceof ConfigError;
+}

@@ -1,0 +1,246 @@
+/**
+ * SQLite through better-sqlite3. The driver is synchronous and has one connection, so a
+ * transaction that awaits between statements must keep every other caller out until it ends:
+ * a promise-chain lock serialises top-level statements and transactions.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteConfig } from './config.ts';
+import {
+  DatabaseOpenError,
+  DatabaseUsageError,
+  describeDriverError,
+  QueryEvents,
+  type Database,
+  type ExecuteResult,
+  type QueryEvent,
+  type QueryListener,
+  type Queryable,
+  type SqlValue,
+} from './database.ts';
+
+type Connection = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement<unknown[], unknown>;
+type Bindable = string | number | bigint | null | Buffer;
+
+/** Milliseconds a statement waits for another process' write lock before failing with SQLITE_BUSY. */
+export const busyTimeoutMs = 5_000;
+const statementCacheSize = 500;
+
+export async function openSqlite(config: SqliteConfig): Promise<Database> {
+  let connection: Connection;
+  try {
+    const { default: Driver } = await import('better-sqlite3');
+    if (config.filename !== ':memory:') mkdirSync(dirname(config.filename), { recursive: true });
+    connection = new Driver(config.filename);
+  } catch (error) {
+    throw new DatabaseOpenError(`cannot open sqlite database ${config.label}: ${describeDriverError(error)}`);
+  }
+  try {
+    // WAL lets readers of other processes proceed while one writes; NORMAL sync is durable in WAL
+    // mode except for the last transactions on power loss, which is SQLite's recommended setting.
+    connection.pragma('journal_mode = WAL');
+    connection.pragma('synchronous = NORMAL');
+    connection.pragma('foreign_keys = ON');
+    connection.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    // Reading the schema fails on a file that is not a database, so bad paths fail here, not later.
+    connection.prepare('SELECT count(*) FROM sqlite_master').get();
+  } catch (error) {
+    connection.close();
+    throw new DatabaseOpenError(`cannot open sqlite database ${config.label}: ${describeDriverError(error)}`);
+  }
+  return new SqliteDatabase(new SqliteCore(connection), `sqlite ${config.label}`);
+}
+
+/** The state every handle of one database shares. */
+class SqliteCore {
+  readonly events = new QueryEvents();
+  /** Set (to the core) inside reserved work, to catch use of an outer handle there. */
+  readonly reserved = new AsyncLocalStorage<SqliteCore>();
+  #tail: Promise<unknown> = Promise.resolve();
+  #statements = new Map<string, Statement>();
+  #savepoints = 0;
+  closed = false;
+
+  constructor(readonly connection: Connection) {}
+
+  /** Runs `fn` once every earlier reserved piece of work has finished. */
+  exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
+    if (this.reserved.getStore() === this) {
+      return Promise.reject(
+        new DatabaseUsageError('the database handle was used inside its own transaction: use the transaction handle passed to the callback'),
+      );
+    }
+    const run = this.#tail.then(() => this.reserved.run(this, fn));
+    this.#tail = run.catch(() => undefined);
+    return run;
+  }
+
+  statement(sql: string): Statement {
+    let statement = this.#statements.get(sql);
+    if (statement === undefined) {
+      statement = this.connection.prepare(sql);
+      if (this.#statements.size >= statementCacheSize) {
+        const oldest = this.#statements.keys().next().value;
+        if (oldest !== undefined) this.#statements.delete(oldest);
+      }
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  nextSavepoint(): string {
+    return `capi_sp_${++this.#savepoints}`;
+  }
+
+  timed<T>(kind: QueryEvent['kind'], sql: string, params: readonly SqlValue[], fn: () => T): T {
+    if (this.closed) throw new DatabaseUsageError('the database is closed');
+    const start = performance.now();
+    try {
+      const result = fn();
+      this.events.emit({ kind, sql, params, durationMs: performance.now() - start });
+      return result;
+    } catch (error) {
+      this.events.emit({ kind, sql, params, durationMs: performance.now() - start, error });
+      throw error;
+    }
+  }
+}
+
+/**
+ * A handle over the shared core. `reserved` handles run directly (their owner holds the lock);
+ * the others take the lock per statement. `depth` is 0 outside a transaction.
+ */
+class SqliteHandle implements Queryable {
+  readonly dialect = 'sqlite' as const;
+  #finished = false;
+
+  constructor(
+    protected readonly core: SqliteCore,
+    private readonly reserved: boolean,
+    private readonly depth: number,
+  ) {}
+
+  query<T extends object>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
+    return this.run(() =>
+      this.core.timed('query', sql, params, () => {
+        const statement = this.core.statement(sql);
+        const values = params.map(toBindable);
+        if (statement.reader) return statement.all(...values) as T[];
+        statement.run(...values);
+        return [];
+      }),
+    );
+  }
+
+  execute(sql: string, params: readonly SqlValue[] = []): Promise<ExecuteResult> {
+    return this.run(() =>
+      this.core.timed('execute', sql, params, (): ExecuteResult => {
+        const result = this.core.statement(sql).run(...params.map(toBindable));
+        return { changes: result.changes, lastId: typeof result.lastInsertRowid === 'bigint' ? result.lastInsertRowid.toString() : result.lastInsertRowid };
+      }),
+    );
+  }
+
+  exec(script: string): Promise<void> {
+    return this.run(() => this.core.timed('exec', script, [], () => void this.core.connection.exec(script)));
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    if (!this.reserved) return this.reserve(() => new SqliteHandle(this.core, true, 0).transaction(fn));
+    this.assertUsable();
+    const connection = this.core.connection;
+    if (this.depth === 0) {
+      return this.inScope(fn, () => connection.exec('BEGIN IMMEDIATE'), () => connection.exec('COMMIT'), () => {
+        if (connection.inTransaction) connection.exec('ROLLBACK');
+      });
+    }
+    const savepoint = this.core.nextSavepoint();
+    return this.inScope(fn, () => connection.exec(`SAVEPOINT ${savepoint}`), () => connection.exec(`RELEASE ${savepoint}`), () => {
+      if (connection.inTransaction) connection.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+    });
+  }
+
+  private async inScope<T>(fn: (tx: Queryable) => Promise<T>, begin: () => void, commit: () => void, rollback: () => void): Promise<T> {
+    begin();
+    const tx = new SqliteHandle(this.core, true, this.depth + 1);
+    try {
+      const result = await fn(tx);
+      tx.finish();
+      commit();
+      return result;
+    } catch (error) {
+      tx.finish();
+      rollback();
+      throw error;
+    }
+  }
+
+  protected reserve<T>(fn: () => Promise<T>): Promise<T> {
+    return this.core.exclusive(fn);
+  }
+
+  private run<T>(fn: () => T): Promise<T> {
+    if (!this.reserved) return this.reserve(async () => fn());
+    try {
+      this.assertUsable();
+      return Promise.resolve(fn());
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Marks a transaction or connection handle as over; only this module calls it. */
+  finish(): void {
+    this.#finished = true;
+  }
+
+  private assertUsable(): void {
+    if (this.#finished) throw new DatabaseUsageError('a transaction handle was used after its transaction ended');
+  }
+}
+
+class SqliteDatabase extends SqliteHandle implements Database {
+  constructor(
+    core: SqliteCore,
+    readonly description: string,
+  ) {
+    super(core, false, 0);
+  }
+
+  get queryCount(): number {
+    return this.core.events.count;
+  }
+
+  withConnection<T>(fn: (connection: Queryable) => Promise<T>): Promise<T> {
+    return this.reserve(async () => {
+      const connection = new SqliteHandle(this.core, true, 0);
+      try {
+        return await fn(connection);
+      } finally {
+        connection.finish();
+      }
+    });
+  }
+
+  onQuery(listener: QueryListener): () => void {
+    return this.core.events.on(listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.core.closed) return;
+    await this.reserve(async () => {
+      this.core.closed = true;
+      this.core.connection.close();
+    });
+  }
+}
+
+function toBindable(value: SqlValue): Bindable {
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return value;
+}

@@ -1,0 +1,119 @@
+/**
+ * One small interface over both databases, so that the query engine and the migrator are written
+ * once. SQL is written with `?` placeholders (the PostgreSQL driver rewrites them to `$n`), and
+ * every statement goes through a listener hook so tests and benchmarks can count queries.
+ */
+import type { DatabaseClient, DatabaseConfig } from './config.ts';
+
+export type Dialect = DatabaseClient;
+
+/** Values that can be bound to a placeholder. Booleans become 1/0 on SQLite; Dates ISO strings. */
+export type SqlValue = string | number | bigint | boolean | null | Uint8Array | Date;
+
+export type Row = Record<string, unknown>;
+
+export interface ExecuteResult {
+  /** Rows inserted, updated or deleted. */
+  readonly changes: number;
+  /**
+   * SQLite: rowid of the last inserted row. PostgreSQL: the `id` of the first returned row when
+   * the statement has `RETURNING id`, else null (PostgreSQL has no "last insert id").
+   */
+  readonly lastId: number | string | null;
+}
+
+export interface QueryEvent {
+  readonly kind: 'query' | 'execute' | 'exec';
+  readonly sql: string;
+  readonly params: readonly SqlValue[];
+  readonly durationMs: number;
+  /** Set when the statement failed. */
+  readonly error?: unknown;
+}
+
+export type QueryListener = (event: QueryEvent) => void;
+
+/** What can run statements: the database itself, a transaction, or a reserved connection. */
+export interface Queryable {
+  readonly dialect: Dialect;
+  /** Rows of a statement that returns rows; `[]` for one that does not. */
+  query<T extends object = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  execute(sql: string, params?: readonly SqlValue[]): Promise<ExecuteResult>;
+  /** Runs a script of several statements, without parameters. */
+  exec(script: string): Promise<void>;
+  /**
+   * Runs `fn` in a transaction (a savepoint when already inside one): committed when `fn`
+   * resolves, rolled back when it throws. Use the `tx` handle inside: on SQLite the database is
+   * reserved for the transaction and using the outer handle there is an error, not a deadlock.
+   * SQLite transactions start with BEGIN IMMEDIATE, so writers queue instead of failing later.
+   */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}
+
+export interface Database extends Queryable {
+  /** `sqlite .data/data.db` or `postgres host/db`, for messages; never contains a password. */
+  readonly description: string;
+  /**
+   * Reserves one connection for `fn` without opening a transaction, for work that must run
+   * statements outside a transaction on the very connection that then opens one (SQLite's
+   * `PRAGMA foreign_keys` can only change outside a transaction).
+   */
+  withConnection<T>(fn: (connection: Queryable) => Promise<T>): Promise<T>;
+  /** Called after every statement run through any handle of this database. Returns an unsubscribe. */
+  onQuery(listener: QueryListener): () => void;
+  /** Statements run so far (transaction control statements are not counted). */
+  readonly queryCount: number;
+  close(): Promise<void>;
+}
+
+/** The database could not be opened or reached. The message is one line and has no password. */
+export class DatabaseOpenError extends Error {
+  override readonly name = 'DatabaseOpenError';
+}
+
+/** A handle was used where it must not be (after its transaction ended, or around it). */
+export class DatabaseUsageError extends Error {
+  override readonly name = 'DatabaseUsageError';
+}
+
+export interface OpenOptions {
+  /** Told about errors of idle PostgreSQL connections, which would otherwise crash the process. */
+  readonly onBackgroundError?: (error: Error) => void;
+}
+
+/** Opens the configured database and checks that it answers. Throws DatabaseOpenError. */
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  if (config.client === 'sqlite') {
+    const { openSqlite } = await import('./database-sqlite.ts');
+    return openSqlite(config);
+  }
+  const { openPostgres } = await import('./database-postgres.ts');
+  return openPostgres(config, options);
+}
+
+/** Fans query events out to listeners and counts statements; shared by every handle of a database. */
+export class QueryEvents {
+  #listeners = new Set<QueryListener>();
+  count = 0;
+
+  on(listener: QueryListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  emit(event: QueryEvent): void {
+    this.count++;
+    for (const listener of this.#listeners) listener(event);
+  }
+}
+
+/** A one-line description of a driver error (Node wraps some network errors in AggregateError with no message). */
+export function describeDriverError(error: unknown): string {
+  if (error instanceof AggregateError && error.message === '') return describeDriverError(error.errors[0]);
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error.message === '' && typeof code === 'string' ? code : error.message;
+    return message.replace(/\s*\n\s*/g, ' ');
+  }
+  return String(error);
+}

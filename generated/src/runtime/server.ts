@@ -1,0 +1,231 @@
+/**
+ * The HTTP server: an Express app with the pieces every generated project shares (JSON bodies,
+ * health check, Strapi's error envelope for everything that goes wrong) and explicit mount
+ * points where the REST and GraphQL routers plug in. `startServer` is the whole start-up:
+ * config, database, migrations, app, listen, graceful shutdown.
+ */
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
+import { loadConfig, type AppConfig, type Environment } from './config.ts';
+import { openDatabase, type Database } from './database.ts';
+import { NotFoundError, envelope, toErrorResponse } from './errors.ts';
+import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
+import { applyMigrations } from './migrate.ts';
+import type { ModelSchema } from './schema.ts';
+
+/** What every router gets to work with. */
+export interface AppContext {
+  readonly config: AppConfig;
+  readonly db: Database;
+  readonly model: ModelSchema;
+  readonly logger: Logger;
+}
+
+/** A router (or handler) and the path it is mounted at, e.g. `{ path: '/api', handler: restRouter }`. */
+export interface Mount {
+  readonly path: string;
+  readonly handler: Router | RequestHandler;
+}
+
+/** Builds mounts once the context exists (routers need the database and config). */
+export type MountFactory = (context: AppContext) => Mount | readonly Mount[] | Promise<Mount | readonly Mount[]>;
+
+export interface CreateAppOptions extends AppContext {
+  /** Mounted in order, after the built-in routes and before the 404 fallback. */
+  readonly mounts?: readonly Mount[];
+}
+
+export function createApp(options: CreateAppOptions): Express {
+  const { config, db, logger } = options;
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(requestLog(logger));
+  app.use(express.json({ limit: config.server.jsonLimit, type: ['application/json', 'application/*+json'] }));
+
+  app.get('/_health', async (_req, res) => {
+    try {
+      await db.query('SELECT 1');
+      res.json({ status: 'ok', database: db.dialect });
+    } catch (error) {
+      logger.error({ err: error }, 'health check: the database does not answer');
+      res.status(503).json({ status: 'unavailable', database: db.dialect });
+    }
+  });
+
+  for (const mount of options.mounts ?? []) app.use(mount.path, mount.handler);
+
+  app.use((_req, res) => {
+    res.status(404).json(envelope(new NotFoundError()));
+  });
+  app.use(errorHandler(logger));
+  return app;
+}
+
+function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    if (!logger.isLevelEnabled('debug')) return next();
+    const start = performance.now();
+    res.on('finish', () => {
+      logger.debug({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(performance.now() - start) }, 'request');
+    });
+    next();
+  };
+}
+
+function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const response = toErrorResponse(error);
+    if (response.unexpected) logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error');
+    if (res.headersSent) {
+      // Part of a response is out already; the only honest signal left is a cut connection.
+      req.socket.destroy();
+      return;
+    }
+    res.status(response.status).json(response.body);
+  };
+}
+
+export interface StartServerOptions {
+  readonly projectRoot: string;
+  readonly model: ModelSchema;
+  readonly mounts?: readonly MountFactory[];
+  /** Defaults to `process.env`. */
+  readonly env?: Environment;
+  /** Defaults to a pino logger on stdout at LOG_LEVEL. */
+  readonly logger?: Logger;
+  /** Close gracefully on SIGINT/SIGTERM, then exit. Default true; tests turn it off. */
+  readonly handleSignals?: boolean;
+  /** Defaults to `<projectRoot>/prisma/migrations`. */
+  readonly migrationsDir?: string;
+}
+
+export interface RunningServer {
+  readonly context: AppContext;
+  readonly server: Server;
+  /** The port actually bound (useful when the configured port is 0). */
+  readonly port: number;
+  /** `http://host:port`. */
+  readonly url: string;
+  /** Stops accepting connections, lets requests in flight finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+/** The server could not listen (port in use, no permission, unknown address). */
+export class ListenError extends Error {
+  override readonly name = 'ListenError';
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+  }
+}
+
+/** Connections still open this long after shutdown starts are cut. */
+const shutdownGraceMs = 10_000;
+
+/**
+ * Loads config, opens the database, applies pending migrations, builds the app and listens.
+ * Rejects with ConfigError, DatabaseOpenError, MigrationError or ListenError; whatever was opened
+ * before the failure is closed again.
+ */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? createLogger({ level: logLevelFromEnv(env) });
+  const config = loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
+  const db = await openDatabase(config.database, {
+    onBackgroundError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+  });
+  let server: Server;
+  let context: AppContext;
+  try {
+    await applyMigrations(db, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
+    context = { config, db, model: options.model, logger };
+    const mounts: Mount[] = [];
+    for (const factory of options.mounts ?? []) {
+      const made = await factory(context);
+      mounts.push(...(isMountList(made) ? made : [made]));
+    }
+    server = await listen(createApp({ ...context, mounts }), config.server.host, config.server.port);
+  } catch (error) {
+    await db.close().catch(() => undefined);
+    throw error;
+  }
+
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : config.server.port;
+  const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => (closing ??= shutdown(server, db));
+  logger.info(`capi server listening on ${url} (database: ${db.description})`);
+
+  if (options.handleSignals ?? true) handleSignals(close, logger);
+  return { context, server, port, url, close };
+}
+
+function isMountList(made: Mount | readonly Mount[]): made is readonly Mount[] {
+  return Array.isArray(made);
+}
+
+function listen(app: Express, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    const onError = (error: NodeJS.ErrnoException): void => {
+      server.close();
+      reject(new ListenError(listenErrorMessage(error, host, port), error.code));
+    };
+    server.once('error', onError);
+    server.once('listening', () => {
+      server.off('error', onError);
+      resolve(server);
+    });
+  });
+}
+
+function listenErrorMessage(error: NodeJS.ErrnoException, host: string, port: number): string {
+  switch (error.code) {
+    case 'EADDRINUSE':
+      return `cannot listen on ${host}:${port}: port ${port} is already in use (set PORT or "port" in config/server.json)`;
+    case 'EACCES':
+      return `cannot listen on ${host}:${port}: permission denied (ports below 1024 need privileges)`;
+    case 'EADDRNOTAVAIL':
+      return `cannot listen on ${host}:${port}: address ${host} is not available on this machine (set HOST or "host" in config/server.json)`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `cannot listen on ${host}:${port}: host ${host} cannot be resolved`;
+    default:
+      return `cannot listen on ${host}:${port}: ${error.message}`;
+  }
+}
+
+async function shutdown(server: Server, db: Database): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
+  force.unref();
+  await closed;
+  clearTimeout(force);
+  await db.close();
+}
+
+function handleSignals(close: () => Promise<void>, logger: Logger): void {
+  let stopping = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      logger.warn(`${signal} again: exiting without waiting`);
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info(`${signal} received: shutting down`);
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
