@@ -48,7 +48,7 @@ describe('loadConfig defaults', () => {
   it('takes every default when no file exists', () => {
     const root = project();
     const config = loadConfig({ projectRoot: root, env: {}, model });
-    expect(config.server).toEqual({ host: '0.0.0.0', port: 1337, jsonLimit: 1048576 });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576 });
     expect(config.database).toEqual({ client: 'sqlite', filename: join(root, '.data/data.db'), label: '.data/data.db' });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
     expect(config.plugins.graphql).toEqual({ defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: 50000 });
@@ -111,7 +111,7 @@ describe('environment overrides', () => {
   });
 
   it('empty variables count as unset', () => {
-    expect(load({ 'server.json': { port: 4000 } }, { PORT: '', HOST: ' ' }).server).toMatchObject({ host: '0.0.0.0', port: 4000 });
+    expect(load({ 'server.json': { port: 4000 } }, { PORT: '', HOST: ' ' }).server).toMatchObject({ host: '127.0.0.1', port: 4000 });
   });
 
   it('DATABASE_URL file: means sqlite, relative to the project root or absolute', () => {

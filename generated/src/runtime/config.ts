@@ -4,7 +4,7 @@
  * (HOST, PORT, DATABASE_URL). A missing file means "all defaults". Anything unknown or of the
  * wrong type stops start-up with a one-line ConfigError naming the file and the key.
  *
- * config/server.json       { host: "0.0.0.0", port: 1337, jsonLimit: 1048576 }
+ * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit: 1048576 }
  *   jsonLimit: largest accepted JSON request body, in bytes (larger ones get a 413).
  * config/database.json     { client: "sqlite", connection: { filename: ".data/data.db" } }
  *                          { client: "postgres", connection: { url: "postgresql://..." }, pool: { max: 10 } }
@@ -140,7 +140,7 @@ export const defaultPostgresUrl = 'postgresql://postgres@127.0.0.1:5432/postgres
 /** Contents of the config files that do not depend on the model (see defaultPermissions). */
 export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Exclude<ConfigFileName, 'permissions.json'>, JsonValue>> {
   return {
-    'server.json': { host: '0.0.0.0', port: 1337, jsonLimit: 1_048_576 },
+    'server.json': { host: '127.0.0.1', port: 1337, jsonLimit: 1_048_576 },
     'database.json':
       database === 'sqlite'
         ? { client: 'sqlite', connection: { filename: defaultSqliteFilename } }
@@ -198,7 +198,7 @@ function serverConfig(where: Where, json: unknown, env: Environment): ServerConf
   const file = object(where, json, ['host', 'port', 'jsonLimit']);
   const envHost = nonEmpty(env.HOST);
   const envPort = nonEmpty(env.PORT);
-  const host = envHost ?? (file.host === undefined ? '0.0.0.0' : string(at(where, 'host'), file.host));
+  const host = envHost ?? (file.host === undefined ? '127.0.0.1' : string(at(where, 'host'), file.host));
   const port =
     envPort !== undefined
       ? integer({ file: '', path: 'PORT' }, /^\d+$/.test(envPort) ? Number(envPort) : envPort, { min: 0, max: 65535 })
