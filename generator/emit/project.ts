@@ -51,8 +51,7 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const templatesDir = join(repoRoot, 'templates', 'project');
 const runtimeDir = join(repoRoot, 'templates', 'runtime');
 
-/** What the runtime imports at run time, and what compiling it and running the Prisma CLI need. */
-const runtimeDependencies = ['better-sqlite3', 'express', 'pg', 'pino'] as const;
+/** What compiling the project and running the Prisma CLI need; run-time dependencies are read off the runtime's imports. */
 const buildDependencies = ['@types/better-sqlite3', '@types/express', '@types/node', '@types/pg', 'prisma', 'typescript'] as const;
 const prismaAdapter: Record<ProjectDatabase, string> = { sqlite: '@prisma/adapter-better-sqlite3', postgres: '@prisma/adapter-pg' };
 
@@ -99,7 +98,7 @@ export function templateContext(options: ProjectOptions): ProjectTemplateContext
     databaseUrl: options.database === 'sqlite' ? `file:./${defaultSqliteFilename}` : defaultPostgresUrl,
     source: options.source,
     capiVersion: capi.version,
-    dependencies: pick(capi, runtimeDependencies),
+    dependencies: pick(capi, importedPackages(runtimeFiles())),
     devDependencies: pick(capi, [...buildDependencies, prismaAdapter[options.database]].sort()),
     mounts: options.mounts ?? [],
   };
@@ -118,6 +117,19 @@ function runtimeFiles(): EmittedFile[] {
   return listFiles(runtimeDir)
     .filter((path) => !path.endsWith('.test.ts'))
     .map((path) => ({ path: `src/runtime/${path}`, contents: readFileSync(join(runtimeDir, path), 'utf8'), policy: 'owned' as const }));
+}
+
+/** Packages the runtime imports (bare specifiers, not `node:` built-ins), so package.json cannot miss one. */
+function importedPackages(files: readonly EmittedFile[]): string[] {
+  const names = new Set<string>();
+  for (const file of files) {
+    for (const [, specifier = ''] of file.contents.matchAll(/^(?:import|export)[^'"]*?from '([^'.][^']*)'/gm)) {
+      if (specifier.startsWith('node:')) continue;
+      const parts = specifier.split('/');
+      names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier));
+    }
+  }
+  return [...names].sort();
 }
 
 function listFiles(dir: string): string[] {
