@@ -116,7 +116,7 @@ describe('emitProject', () => {
     });
     const versions = { ...rootPackage.dependencies, ...rootPackage.devDependencies };
     const dependencies = pkg.dependencies as Record<string, string>;
-    expect(Object.keys(dependencies)).toEqual(['better-sqlite3', 'express', 'pg', 'pino']);
+    expect(Object.keys(dependencies)).toEqual(['@paralleldrive/cuid2', 'better-sqlite3', 'express', 'pg', 'pino']);
     const devDependencies = pkg.devDependencies as Record<string, string>;
     expect(Object.keys(devDependencies)).toEqual([
       '@prisma/adapter-better-sqlite3',
