@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Attribute, ContentType, RelationAttribute } from '../../generator/model/types.ts';
 import { exampleContentTypes, loadModelFrom } from '../support/model.ts';
@@ -72,5 +75,30 @@ describe('buildModel on the example content types', () => {
   it('is deeply immutable', () => {
     expect(Object.isFrozen(model)).toBe(true);
     expect(Object.isFrozen(type('article').attributes[0])).toBe(true);
+  });
+});
+
+describe('buildModel on spelled-out one-way relations', () => {
+  it('treats oneWay as to-one and manyWay as to-many, both owning their link table', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'capi-oneway-'));
+    try {
+      const type = (singular: string, plural: string, attributes: object) =>
+        JSON.stringify({ kind: 'collectionType', collectionName: plural, info: { singularName: singular, pluralName: plural, displayName: singular }, attributes });
+      writeFileSync(join(dir, 'tag.json'), type('tag', 'tags', { name: { type: 'string' } }));
+      writeFileSync(
+        join(dir, 'post.json'),
+        type('post', 'posts', {
+          mainTag: { type: 'relation', relation: 'oneWay', target: 'api::tag.tag' },
+          otherTags: { type: 'relation', relation: 'manyWay', target: 'api::tag.tag' },
+        }),
+      );
+      const post = loadModelFrom(dir).contentTypes.find((t) => t.singularName === 'post') as ContentType;
+      expect(post.attributes).toMatchObject([
+        { name: 'mainTag', relation: 'oneWay', cardinality: 'one', owner: true, linkTable: 'posts_main_tag_lnk' },
+        { name: 'otherTags', relation: 'manyWay', cardinality: 'many', owner: true, linkTable: 'posts_other_tags_lnk' },
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
