@@ -1,0 +1,70 @@
+/**
+ * A migrated, empty database for the example model, on SQLite or PostgreSQL, opened through the
+ * runtime's own Database interface: what engine-level tests (reads, writes, uploads) run on.
+ *
+ *   const ctx = await openExampleDatabase('postgres');
+ *   ... ctx.db, ctx.model ...
+ *   await ctx.close();
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { model } from '../../generated/src/model.ts';
+import { emitPrismaSchema } from '../../generator/emit/prisma.ts';
+import { diffSchemas } from '../../generator/migrations.ts';
+import { openDatabase, type Database } from '../../templates/runtime/database.ts';
+import type { ModelSchema } from '../../templates/runtime/schema.ts';
+import { createTestDatabase } from './postgres.ts';
+import { exampleContentTypes, loadModelFrom } from './model.ts';
+
+export type Client = 'sqlite' | 'postgres';
+export const clients: readonly Client[] = ['sqlite', 'postgres'];
+
+export interface ExampleDatabase {
+  readonly db: Database;
+  readonly model: ModelSchema;
+  readonly client: Client;
+  close(): Promise<void>;
+}
+
+const ddl = new Map<Client, Promise<string>>();
+
+/** The example model's DDL for a client, computed once per test file. */
+function exampleDdl(client: Client): Promise<string> {
+  let script = ddl.get(client);
+  if (!script) {
+    script = diffSchemas(undefined, emitPrismaSchema(loadModelFrom(exampleContentTypes), client, 'content-types/'), client);
+    ddl.set(client, script);
+  }
+  return script;
+}
+
+export async function openExampleDatabase(client: Client): Promise<ExampleDatabase> {
+  const script = await exampleDdl(client);
+  if (client === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'capi-db-'));
+    const db = await openDatabase({ client: 'sqlite', filename: join(dir, 'test.db'), label: 'test.db' });
+    await db.exec(script);
+    return {
+      db,
+      model,
+      client,
+      close: async () => {
+        await db.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  }
+  const database = await createTestDatabase();
+  const db = await openDatabase({ client: 'postgres', url: database.url, label: database.name, pool: { max: 4 } });
+  await db.exec(script);
+  return {
+    db,
+    model,
+    client,
+    close: async () => {
+      await db.close();
+      await database.drop();
+    },
+  };
+}
