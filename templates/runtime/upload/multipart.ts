@@ -135,7 +135,7 @@ export function parseFileInfo(raw: unknown, fileCount: number): FileInfo[] {
   const issues: ValidationIssue[] = [];
   const infos = Array.from({ length: count }, (_, index): FileInfo => {
     const path = multi ? ['fileInfo', String(index)] : ['fileInfo'];
-    const entry = decode(entries[index], path);
+    const entry: unknown = entries[index];
     if (entry === undefined || entry === null) return {};
     if (typeof entry !== 'object' || Array.isArray(entry)) {
       issues.push({ path, message: `${path.join('.')} must be a \`object\` type, but the final value was: \`${show(entry)}\`.`, name: 'ValidationError' });

@@ -18,7 +18,7 @@ import type { AppContext, Mount } from '../server.ts';
 import { parseFileInfo, receiveMultipart, type MultipartLimits } from './multipart.ts';
 import { parseFileId } from './repository.ts';
 import { uploadResponseHeaders } from './safety.ts';
-import { withUrlSigned } from './serialize.ts';
+import { withUrlSigned, type MediaFile } from './serialize.ts';
 import { fileNotFoundMessage, UploadService } from './service.ts';
 import { UploadFolder } from './storage.ts';
 
@@ -85,23 +85,25 @@ export function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): 
     if (idParam !== undefined && (id === undefined || (await service.findOne(id)) === undefined)) throw new NotFoundError(fileNotFoundMessage);
 
     const work = await folder.createWorkDir();
+    let result: MediaFile | MediaFile[];
     try {
       const body = await receiveMultipart(req, res, work.path, limits);
       const files = body?.files ?? [];
       const fields = body?.fields ?? jsonBody(req);
       if (id === undefined) {
         if (files.length === 0) throw new ValidationError('Files are empty');
-        const infos = parseFileInfo(fields.fileInfo, files.length);
-        res.status(201).json(await service.upload(files, infos, work.path));
-        return;
+        result = await service.upload(files, parseFileInfo(fields.fileInfo, files.length), work.path);
+      } else {
+        if (files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
+        const [info = {}] = parseFileInfo(fields.fileInfo, 1);
+        const [file] = files;
+        result = file === undefined ? await service.updateInfo(id, info) : await service.replace(id, file, info, work.path);
       }
-      if (files.length > 1) throw new ValidationError('Cannot replace a file with multiple ones');
-      const [info = {}] = parseFileInfo(fields.fileInfo, 1);
-      const [file] = files;
-      res.status(200).json(file === undefined ? await service.updateInfo(id, info) : await service.replace(id, file, info, work.path));
     } finally {
+      // Before answering, so that a client never sees the work folder of its own request.
       await work.remove();
     }
+    res.status(id === undefined ? 201 : 200).json(result);
   };
 
   const api = express.Router();

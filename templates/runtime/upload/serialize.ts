@@ -111,8 +111,29 @@ function json(value: unknown): JsonValue {
   }
 }
 
+const formatOrder = ['thumbnail', 'large', 'medium', 'small'];
+const formatKeyOrder = ['name', 'hash', 'ext', 'mime', 'path', 'width', 'height', 'size', 'sizeInBytes', 'url'];
+
+/**
+ * The formats in Strapi's order, each with its keys in Strapi's order: PostgreSQL's JSONB keeps
+ * keys sorted by length, not as written, and the same file must serialize the same on both.
+ */
 function formats(value: unknown): MediaFormats | null {
   const parsed = json(value);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || Object.keys(parsed).length === 0) return null;
-  return parsed as unknown as MediaFormats;
+  if (!isObject(parsed) || Object.keys(parsed).length === 0) return null;
+  const ordered: Record<string, JsonValue> = {};
+  for (const name of inOrder(Object.keys(parsed), formatOrder)) {
+    const format = parsed[name] ?? null;
+    ordered[name] = isObject(format) ? Object.fromEntries(inOrder(Object.keys(format), formatKeyOrder).map((key) => [key, format[key] ?? null])) : format;
+  }
+  return ordered as unknown as MediaFormats;
+}
+
+/** `keys` with those listed in `order` first, in that order, then the others as they came. */
+function inOrder(keys: readonly string[], order: readonly string[]): string[] {
+  return [...order.filter((key) => keys.includes(key)), ...keys.filter((key) => !order.includes(key))];
+}
+
+function isObject(value: JsonValue | undefined): value is { [key: string]: JsonValue } {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
