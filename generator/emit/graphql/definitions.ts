@@ -108,10 +108,14 @@ export function prune(defs: readonly TypeDef[], roots: readonly string[]): TypeD
   return defs.filter((d) => reached.has(d.name));
 }
 
-/** Group by group, then by name (code-unit order, independent of the machine's locale). */
+/**
+ * Group by group, then by name (code-unit order, independent of the machine's locale); the
+ * roots keep the order they were given in (Query before Mutation reads better than by name).
+ */
 export function sortDefinitions(defs: readonly TypeDef[]): TypeDef[] {
   const rank = (d: TypeDef): number => GROUP_ORDER.indexOf(d.group);
-  return [...defs].sort((a, b) => rank(a) - rank(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const byName = (a: TypeDef, b: TypeDef): number => (a.group === 'root' ? 0 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return [...defs].sort((a, b) => rank(a) - rank(b) || byName(a, b));
 }
 
 /**

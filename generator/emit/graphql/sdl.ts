@@ -5,9 +5,9 @@
  *
  * Every definition is built for every type, then the schema is pruned to what Query and
  * Mutation reach, as Strapi prunes its own; so e.g. a component used only in dynamic zones has
- * no input type. The text is printed by graphql-js' printSchema, which also proves it valid.
+ * no input type. graphql-js validates the result and prints it (printSchema's canonical form).
  */
-import { buildSchema, printSchema } from 'graphql';
+import { assertValidSchema, buildSchema, printSchema } from 'graphql';
 import type { Model } from '../../model/types.ts';
 import { commonTypes } from './common.ts';
 import { printDefinitions, prune, sortDefinitions, type TypeDef } from './definitions.ts';
@@ -25,7 +25,10 @@ export interface GraphqlSchemaOptions {
 }
 
 export function emitGraphqlSchema(model: Model, options: GraphqlSchemaOptions): string {
-  const sdl = printSchema(buildSchema(printDefinitions(graphqlTypeDefinitions(model))));
+  const schema = buildSchema(printDefinitions(graphqlTypeDefinitions(model)));
+  // buildSchema checks the document; this checks the rest (names, union members, input cycles).
+  assertValidSchema(schema);
+  const sdl = printSchema(schema);
   return `${header(options.source)}\n\n${sdl}\n`;
 }
 
