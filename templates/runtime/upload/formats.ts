@@ -7,6 +7,10 @@ import sharp, { type FormatEnum } from 'sharp';
 import { bytesToKilobytes } from './hash.ts';
 import { resolveInside } from './safety.ts';
 
+// sharp keeps up to 20 input files open by default; work files are read once and then deleted,
+// and an open handle would keep a deleted file's disk space in use.
+sharp.cache({ files: 0 });
+
 /** One resized copy, as stored in `files.formats` and returned to clients (Strapi's key order). */
 export interface MediaFormat {
   readonly name: string;

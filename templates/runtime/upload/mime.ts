@@ -45,6 +45,8 @@ const aliases: Readonly<Record<string, string>> = {
  * only, a DOCX is a ZIP. A declared type and a detected one in the same group agree.
  */
 const families: readonly ReadonlySet<string>[] = [
+  // file-type calls an animated PNG image/apng; every client declares it image/png.
+  new Set(['image/png', 'image/apng']),
   new Set(['video/mp4', 'audio/mp4', 'video/quicktime', 'video/3gpp', 'audio/3gpp', 'video/3gpp2']),
   new Set([
     'application/zip',

@@ -102,6 +102,8 @@ function toClientError(error: unknown, limits: MultipartLimits): unknown {
         return new ValidationError(`Invalid multipart body: ${error.message}`);
     }
   }
+  // The disk failing (ENOSPC, EACCES, EMFILE) is the server's problem, not the client's: a 500.
+  if (error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string') return error;
   // busboy: "Unexpected end of form", "Malformed part header", "Multipart: Boundary not found",
   // and a client that went away mid-request.
   return new ValidationError('Invalid multipart body');

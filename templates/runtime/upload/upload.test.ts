@@ -5,12 +5,12 @@
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import http, { type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import zlib from 'node:zlib';
 import sharp from 'sharp';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
 import type { AppConfig } from '../config.ts';
 import type { Database, Queryable, SqlValue } from '../database.ts';
@@ -781,6 +781,29 @@ describe.each(clients)('upload plugin on %s', (client) => {
       }
       expect(await countRows('files')).toBe(rows);
       expect(listTree(app.uploads)).toEqual(stored);
+    });
+
+    it('removes the partial file of a client that goes away mid-upload', async () => {
+      const target = await startApp(example);
+      try {
+        const rows = await countRows('files');
+        const request = http.request(`${target.url}/api/upload`, {
+          method: 'POST',
+          headers: { 'content-type': 'multipart/form-data; boundary=xyz', 'content-length': String(10_000_000) },
+        });
+        request.on('error', () => undefined);
+        request.write('--xyz\r\nContent-Disposition: form-data; name="files"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n');
+        request.write(RED_PNG);
+        request.write(Buffer.alloc(200_000, 1));
+        // The part is being streamed to disk...
+        await vi.waitFor(() => expect(listTree(join(target.uploads, '.tmp')).length).toBeGreaterThan(0), { timeout: 5_000 });
+        request.destroy();
+        // ...and is gone once the server notices the client left.
+        await vi.waitFor(() => expect(listTree(target.uploads)).toEqual([]), { timeout: 5_000 });
+        expect(await countRows('files')).toBe(rows);
+      } finally {
+        await target.close();
+      }
     });
 
     it('keeps neither rows nor files when the database fails mid-way', async () => {
