@@ -50,7 +50,7 @@ export function serializeFile(row: FileRow): MediaFile {
     focalPoint: json(row.focal_point),
     width: nullableInteger(row.width),
     height: nullableInteger(row.height),
-    formats: formats(row.formats),
+    formats: decodeMediaFormats(row.formats),
     hash: String(row.hash),
     ext: nullableString(row.ext),
     mime: String(row.mime),
@@ -115,10 +115,12 @@ const formatOrder = ['thumbnail', 'large', 'medium', 'small'];
 const formatKeyOrder = ['name', 'hash', 'ext', 'mime', 'path', 'width', 'height', 'size', 'sizeInBytes', 'url'];
 
 /**
- * The formats in Strapi's order, each with its keys in Strapi's order: PostgreSQL's JSONB keeps
- * keys sorted by length, not as written, and the same file must serialize the same on both.
+ * The `files.formats` column as the API returns it: the formats in Strapi's order, each with its
+ * keys in Strapi's order, null when there are none. PostgreSQL's JSONB keeps keys sorted by
+ * length, not as written, and a file must serialize the same on both databases. The read engine
+ * must decode this column with it too, for populated media to match `serializeFile` byte for byte.
  */
-function formats(value: unknown): MediaFormats | null {
+export function decodeMediaFormats(value: unknown): MediaFormats | null {
   const parsed = json(value);
   if (!isObject(parsed) || Object.keys(parsed).length === 0) return null;
   const ordered: Record<string, JsonValue> = {};
