@@ -153,7 +153,8 @@ export function serveUploads(root: string): RequestHandler {
 
 /** One query parameter read from the URL itself, whatever query parser the app was given. */
 function queryParam(req: Request, name: string): string | undefined {
-  return new URLSearchParams(rawQuery(req)).get(name) ?? undefined;
+  // An empty value counts as absent, as Strapi's truthiness test on `id` makes it.
+  return new URLSearchParams(rawQuery(req)).get(name) || undefined;
 }
 
 function rawQuery(req: Request): string {
