@@ -35,7 +35,7 @@ export type SeedZoneEntry = SeedComponent & { readonly __component: string };
 export interface SeedVersion {
   readonly status: 'draft' | 'published';
   readonly locale?: string;
-  /** ISO timestamp; defaults to the seeder's clock. */
+  /** ISO timestamp; defaults to one shared by the document's versions, as publishing leaves it. */
   readonly updatedAt?: string;
   readonly data: SeedComponent;
 }
@@ -45,6 +45,10 @@ export interface Seeded {
   readonly doc: Readonly<Record<string, string>>;
   /** File row id by label. */
   readonly file: Readonly<Record<string, number>>;
+  /** File documentId by label. */
+  readonly fileDoc: Readonly<Record<string, string>>;
+  /** File hash by label. */
+  readonly fileHash: Readonly<Record<string, string>>;
   /** Row ids of every version of a document, by label, in insertion order. */
   readonly rows: Readonly<Record<string, readonly number[]>>;
 }
@@ -58,6 +62,8 @@ interface OwnerSchema {
 export class Seeder {
   readonly doc: Record<string, string> = {};
   readonly file: Record<string, number> = {};
+  readonly fileDoc: Record<string, string> = {};
+  readonly fileHash: Record<string, string> = {};
   readonly rows: Record<string, number[]> = {};
   #clock = Date.parse('2024-05-01T10:00:00.000Z');
   #documents = 0;
@@ -86,11 +92,31 @@ export class Seeder {
     return Number((await this.db.execute(sql, params)).lastId);
   }
 
-  async addFile(label: string, values: { readonly name: string; readonly mime: string; readonly ext: string; readonly size: number } & Readonly<Record<string, unknown>>): Promise<number> {
+  /** A file; `thumbnail` adds a `formats.thumbnail` of that size, named as Strapi names it. */
+  async addFile(
+    label: string,
+    values: { readonly name: string; readonly mime: string; readonly ext: string; readonly size: number } & Readonly<Record<string, unknown>>,
+    thumbnail?: { readonly width: number; readonly height: number; readonly size: number; readonly sizeInBytes: number },
+  ): Promise<number> {
     const now = this.tick();
     const hash = `${values.name.replace(/\W+/g, '_')}_${(Object.keys(this.file).length + 1).toString(16).padStart(10, '0')}`;
+    const documentId = this.nextDocumentId();
+    const formats =
+      thumbnail === undefined
+        ? undefined
+        : {
+            thumbnail: {
+              name: `thumbnail_${values.name}`,
+              hash: `thumbnail_${hash}`,
+              ext: values.ext,
+              mime: values.mime,
+              path: null,
+              url: `/uploads/thumbnail_${hash}${values.ext}`,
+              ...thumbnail,
+            },
+          };
     const row: Record<string, SqlValue> = {
-      document_id: this.nextDocumentId(),
+      document_id: documentId,
       hash,
       url: `/uploads/${hash}${values.ext}`,
       provider: 'local',
@@ -99,12 +125,14 @@ export class Seeder {
       updated_at: now,
       published_at: now,
     };
-    for (const [key, value] of Object.entries(values)) {
+    for (const [key, value] of Object.entries({ ...values, formats })) {
       if (value === undefined) continue;
       row[snake(key)] = key === 'formats' || key === 'focalPoint' || key === 'providerMetadata' ? JSON.stringify(value) : (value as SqlValue);
     }
     const id = await this.insert('files', row);
     this.file[label] = id;
+    this.fileDoc[label] = documentId;
+    this.fileHash[label] = hash;
     return id;
   }
 
@@ -114,8 +142,10 @@ export class Seeder {
     const documentId = this.doc[label] ?? this.nextDocumentId();
     this.doc[label] = documentId;
     const created = this.tick();
+    // Publishing copies the draft, updated_at included: versions differ only when told so.
+    const updated = this.tick();
     for (const version of versions) {
-      const updatedAt = version.updatedAt ?? this.tick();
+      const updatedAt = version.updatedAt ?? updated;
       const row: Record<string, SqlValue> = {
         document_id: documentId,
         created_at: created,
@@ -140,7 +170,7 @@ export class Seeder {
   }
 
   seeded(): Seeded {
-    return { doc: this.doc, file: this.file, rows: this.rows };
+    return { doc: this.doc, file: this.file, fileDoc: this.fileDoc, fileHash: this.fileHash, rows: this.rows };
   }
 
   private nextDocumentId(): string {
@@ -251,19 +281,13 @@ export async function seedConformance(db: Queryable, model: ModelSchema): Promis
   await s.addFile('img-red', { name: 'red.png', mime: 'image/png', ext: '.png', width: 4, height: 4, size: 0.1, alternativeText: 'A red square', caption: 'Red' });
   await s.addFile('img-green', { name: 'green.png', mime: 'image/png', ext: '.png', width: 4, height: 4, size: 0.1, alternativeText: 'A green square', caption: 'Green' });
   await s.addFile('img-blue', { name: 'blue.png', mime: 'image/png', ext: '.png', width: 6, height: 3, size: 0.1 });
-  await s.addFile('img-large', {
-    name: 'large-gradient.png',
-    mime: 'image/png',
-    ext: '.png',
-    width: 320,
-    height: 200,
-    size: 20.01,
-    alternativeText: 'A gradient large enough for a thumbnail',
-    caption: 'Gradient',
-    formats: { thumbnail: { name: 'thumbnail_large-gradient.png', ext: '.png', mime: 'image/png', width: 245, height: 153, size: 92.25, path: null } },
-  });
+  await s.addFile(
+    'img-large',
+    { name: 'large-gradient.png', mime: 'image/png', ext: '.png', width: 320, height: 200, size: 20.01, alternativeText: 'A gradient large enough for a thumbnail', caption: 'Gradient' },
+    { width: 245, height: 153, size: 92.25, sizeInBytes: 92247 },
+  );
   await s.addFile('img-photo', { name: 'photo.jpg', mime: 'image/jpeg', ext: '.jpg', width: 16, height: 12, size: 0.27, alternativeText: 'An orange photo', caption: 'Photo' });
-  await s.addFile('doc-manual', { name: 'manual.pdf', mime: 'application/pdf', ext: '.pdf', size: 0.12, caption: 'Product manual' });
+  await s.addFile('doc-manual', { name: 'manual.pdf', mime: 'application/pdf', ext: '.pdf', size: 0.13, caption: 'Product manual' });
 
   const C = 'api::category.category';
   await s.document(C, 'cat-news', [{ status: 'published', data: { name: 'News', slug: 'news', description: 'Company news and announcements' } }]);

@@ -37,7 +37,7 @@ export function publicationCondition(
   const parts: Fragment[] = [];
   const drafts = status === 'draft';
   // For a draft row: does a published sibling exist? For a published row: does a draft one?
-  const otherExists = (extra?: string): Fragment => siblingExists(type, alias, !drafts, extra);
+  const otherExists = (extra?: string): Fragment => siblingExists(type, alias, drafts, extra);
   const updatedAt = column(alias, 'updated_at');
   switch (publicationFilter) {
     case undefined:
