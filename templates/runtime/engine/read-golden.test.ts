@@ -8,9 +8,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
-import type { Filter, FilterValue, ListQuery, Operator, PopulateNode, PopulateTree, SortItem } from '../query/types.ts';
+import type { ListQuery, PopulateNode } from '../query/types.ts';
 import { createReadEngine } from './read.ts';
-import { seedConformance, type Seeded } from './test-seed.ts';
+import { allOf, anyOf, asc, cond, desc, eq, listQuery, nested, seedConformance, type Seeded } from './test-seed.ts';
 import type { ReadEngine } from './types.ts';
 
 const goldenDir = resolve(import.meta.dirname, '..', '..', '..', '..', 'shared', 'conformance', 'golden');
@@ -24,13 +24,8 @@ function golden(name: string): Golden {
   return JSON.parse(readFileSync(resolve(goldenDir, `${name}.json`), 'utf8')) as Golden;
 }
 
-const cond = (attribute: string, operator: Operator, value: FilterValue): Filter => ({ kind: 'condition', attribute, operator, value });
-const eq = (attribute: string, value: FilterValue): Filter => cond(attribute, 'eq', value);
-const nested = (attribute: string, filter: Filter): Filter => ({ kind: 'nested', attribute, filter });
-const and = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
-const or = (...filters: Filter[]): Filter => ({ kind: 'or', filters });
-const asc = (path: string): SortItem => ({ path: path.split('.'), direction: 'asc' });
-const desc = (path: string): SortItem => ({ path: path.split('.'), direction: 'desc' });
+const and = allOf;
+const or = anyOf;
 
 const ARTICLE = 'api::article.article';
 const PRODUCT = 'api::product.product';
@@ -218,16 +213,6 @@ const cases: readonly Case[] = [
   { name: 'rest-unknown-query-param', uid: ARTICLE, read: 'many', query: { fields: ['slug'], sort: bySlug } },
   { name: 'rest-upload-files-filter-mime', uid: FILE, read: 'many', query: { filters: eq('mime', 'image/png'), sort: [desc('name')], fields: ['name', 'mime'] } },
 ];
-
-function listQuery(query: Partial<ListQuery> = {}): ListQuery {
-  return {
-    status: 'published',
-    populate: {} as PopulateTree,
-    sort: [],
-    pagination: { kind: 'page', page: 1, pageSize: 25, withCount: true },
-    ...query,
-  };
-}
 
 /** The conformance tools' normalization (README "Cases, templates and normalization"). */
 function normalize(value: unknown, seeded: Seeded, key?: string): unknown {

@@ -10,6 +10,7 @@
  * generated projects with the rest of the runtime.
  */
 import type { Queryable, SqlValue } from '../database.ts';
+import type { Filter, FilterValue, ListQuery, Operator, SortItem } from '../query/types.ts';
 import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema } from '../schema.ts';
 import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
 
@@ -631,4 +632,20 @@ export async function seedManyArticles(s: Seeder, count: number, prefix = 'bulk'
       }),
     );
   }
+}
+
+// Query builders for tests: the validated ASTs the REST parser would produce.
+
+export const cond = (attribute: string, operator: Operator, value: FilterValue): Filter => ({ kind: 'condition', attribute, operator, value });
+export const eq = (attribute: string, value: FilterValue): Filter => cond(attribute, 'eq', value);
+export const nested = (attribute: string, filter: Filter): Filter => ({ kind: 'nested', attribute, filter });
+export const allOf = (...filters: Filter[]): Filter => ({ kind: 'and', filters });
+export const anyOf = (...filters: Filter[]): Filter => ({ kind: 'or', filters });
+export const not = (filter: Filter): Filter => ({ kind: 'not', filter });
+export const asc = (path: string): SortItem => ({ path: path.split('.'), direction: 'asc' });
+export const desc = (path: string): SortItem => ({ path: path.split('.'), direction: 'desc' });
+
+/** A list query with the REST defaults (published, page 1 of 25, with count) and `query` over them. */
+export function listQuery(query: Partial<ListQuery> = {}): ListQuery {
+  return { status: 'published', populate: {}, sort: [], pagination: { kind: 'page', page: 1, pageSize: 25, withCount: true }, ...query };
 }
