@@ -61,12 +61,12 @@ export function strapiError(error: HttpError): { message: string; extensions: St
  */
 export function formatGraphqlError(logger: Logger): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
   return (formatted, error) => {
-    const thrown = error instanceof GraphQLError ? error.originalError : error;
+    const thrown = isGraphqlError(error) ? error.originalError : error;
     if (thrown instanceof HttpError) {
       if (thrown instanceof InternalServerError) logger.error({ err: thrown, path: formatted.path }, 'GraphQL resolver failed');
       return withPath(strapiError(thrown), formatted);
     }
-    if (thrown === undefined || thrown instanceof GraphQLError) return withoutStack(withLimitName(formatted));
+    if (thrown === undefined || isGraphqlError(thrown)) return withoutStack(withLimitName(formatted));
     // Errors of the request itself (a custom scalar rejecting a variable, say) were classified by
     // Apollo already; only failures inside execution are the server's fault.
     if (formatted.path === undefined && formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return withoutStack(formatted);
@@ -81,13 +81,21 @@ export function formatGraphqlError(logger: Logger): (formatted: GraphQLFormatted
  * a client's mistake.
  */
 export function contextError(thrown: unknown, logger: Logger): GraphQLError {
-  if (thrown instanceof GraphQLError) return thrown;
+  if (isGraphqlError(thrown)) return thrown;
   if (thrown instanceof HttpError && !(thrown instanceof InternalServerError)) {
     const { message, extensions } = strapiError(thrown);
     return new GraphQLError(message, { extensions: { ...extensions, http: { status: thrown.status } } });
   }
   logger.error({ err: thrown }, 'GraphQL context creation failed');
   return new GraphQLError(internalMessage, { extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 } } });
+}
+
+/**
+ * instanceof, or graphql-js' own tag: a GraphQLError from a second copy of graphql-js (see
+ * graphql-js.ts) is still the client's business, not an internal error.
+ */
+function isGraphqlError(value: unknown): value is GraphQLError {
+  return value instanceof GraphQLError || Object.prototype.toString.call(value) === '[object GraphQLError]';
 }
 
 /** graphql-js' own words for the token limit ("more that 400 tokens") do not say which setting it is. */

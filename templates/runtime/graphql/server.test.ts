@@ -7,6 +7,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+// The ESM copy of graphql-js under vitest (see graphql-js.ts): resolvers written against plain
+// 'graphql' must still have their GraphQLErrors treated as such.
+import { GraphQLError as PlainGraphQLError } from 'graphql';
 import { GraphQLError } from './graphql-js.ts';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -67,6 +70,7 @@ const failures: Record<string, () => Error> = {
   application: () => new ApplicationError('Cannot publish twice'),
   internal: () => new InternalServerError(),
   graphql: () => new GraphQLError('Custom refusal', { extensions: { code: 'CUSTOM_CODE' } }),
+  plainGraphql: () => new PlainGraphQLError('Plain refusal', { extensions: { code: 'PLAIN_CODE' } }),
   unexpected: () => new Error('connection to /srv/db.sqlite failed: password=hunter2'),
 };
 
@@ -441,6 +445,13 @@ describe('errors thrown by resolvers', () => {
     ]);
   });
 
+  it('a GraphQLError from the other copy of graphql-js is not mistaken for an internal error', async () => {
+    const response = await failure('plainGraphql');
+    expect(response.body.errors).toEqual([
+      { message: 'Plain refusal', locations: [{ line: 1, column: 3 }], path: ['failure'], extensions: { code: 'PLAIN_CODE' } },
+    ]);
+  });
+
   it('anything else: INTERNAL_SERVER_ERROR with a generic message, logged in full, HTTP 200', async () => {
     const response = await failure('unexpected');
     expect(response.status).toBe(200);
@@ -611,6 +622,20 @@ fragment Nested on Article { author { articles { author { name } } } }`;
         },
       ],
     });
+  });
+
+  it('refuses exponential fragment fan-out quickly, by its cost', async () => {
+    // F0 spreads F1 twice, F1 spreads F2 twice...: 2^20 fields once expanded, from 200 tokens.
+    const levels = 20;
+    const fragments = Array.from({ length: levels }, (_, i) => `fragment F${i} on Article { ...F${i + 1} ...F${i + 1} }`).join('\n');
+    const query = `query Fan { article(documentId: "article-1") { ...F0 } }\n${fragments}\nfragment F${levels} on Article { slug }`;
+    const started = performance.now();
+    const response = await post(app.server, { query });
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual(
+      refused(`The query "Fan" has an estimated cost of ${1 + 2 ** levels}; the maximum cost is 200 (maxCost).`, [{ line: 1, column: 1 }]),
+    );
+    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it('applies the limits to GET requests too', async () => {
