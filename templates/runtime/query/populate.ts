@@ -15,7 +15,8 @@
  *
  * Relations to a type the reader cannot read are dropped from the tree without an error, as
  * Strapi's sanitizer drops them (its validator does not check populate against permissions):
- * the response simply lacks them. The rest of such a branch is still validated.
+ * the response simply lacks them. The rest of such a branch is still validated. Media are not
+ * checked against the upload permissions, as Strapi does not check them either.
  */
 import { ValidationError } from '../errors.ts';
 import type { ParseScope } from './context.ts';
