@@ -336,3 +336,11 @@ describe('populate: dynamic zones', () => {
     });
   });
 });
+
+describe('populate: fields=*', () => {
+  it('leaves fields out of the node rather than undefined', () => {
+    const tree = populate(ARTICLE, 'populate[author][fields]=*');
+    expect(tree).toEqual({ author: {} });
+    expect(Object.keys(tree.author ?? { missing: true })).toEqual([]);
+  });
+});

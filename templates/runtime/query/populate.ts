@@ -196,7 +196,7 @@ class PopulateParser {
     for (const key of Object.keys(record)) {
       const value = record[key];
       if (key === 'populate') node = withPopulate(node, this.populate(value, target, stepInto(path, key, false)));
-      else if (key === 'fields') node = { ...node, fields: parseFields(value, target, 'populate') };
+      else if (key === 'fields') node = withFields(node, parseFields(value, target, 'populate'));
       else if (key === 'on') throw new ValidationError(noFragments);
       // The engine filters and sorts related rows of relations and media; component entries keep their order.
       else if ((key === 'filters' || key === 'sort') && kind === 'component') throw invalidKey(key, path.attribute, 'populate');
@@ -270,6 +270,12 @@ function strayStrings(values: readonly string[], target: Target, path: KeyPath):
 
 function withPopulate(node: PopulateNode, populate: PopulateTree): PopulateNode {
   return Object.keys(populate).length === 0 ? node : { ...node, populate };
+}
+
+function withFields(node: PopulateNode, fields: readonly string[] | undefined): PopulateNode {
+  if (fields !== undefined) return { ...node, fields };
+  const { fields: _all, ...rest } = node;
+  return rest;
 }
 
 function withFilters(node: PopulateNode, filters: PopulateNode['filters']): PopulateNode {
