@@ -1,0 +1,183 @@
+/**
+ * The number of SQL statements of a read depends on the shape of its populate tree, never on
+ * the number of rows: 1 for the root rows, 1 for the total, 1 per populated relation, media or
+ * component edge per level, 1 per component kind of a dynamic zone. Large parent sets (6,000
+ * ids) still take one statement per edge: ids are bound as one array parameter.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
+import type { QueryEvent } from '../database.ts';
+import type { ListQuery, PopulateTree } from '../query/types.ts';
+import { createReadEngine } from './read.ts';
+import { asc, cond, listQuery, seedConformance, seedManyArticles, type Seeded } from './test-seed.ts';
+import type { Entity, ListResult, ReadEngine } from './types.ts';
+
+const ARTICLE = 'api::article.article';
+
+/** author, tags, cover, seo(+shareImage, metaSocial) and blocks with every kind, their media and relations. */
+const fullPopulate: PopulateTree = {
+  author: {},
+  tags: {},
+  cover: {},
+  seo: { populate: { shareImage: {}, metaSocial: {} } },
+  blocks: {
+    on: {
+      'shared.rich-text': {},
+      'shared.quote': {},
+      'shared.media': { populate: { file: {} } },
+      'shared.slider': { populate: { files: {} } },
+      'shared.article-card': { populate: { image: {}, article: {} } },
+    },
+  },
+};
+
+/**
+ * root 1 + total 1
+ * + author 1 + tags 1 + cover 1 + seo 1 + seo.shareImage 1 + seo.metaSocial 1      (6)
+ * + blocks 5 (one per component kind)                                             (5)
+ * + media.file 1 + slider.files 1 + card.image 1 + card.article 1                 (4)
+ */
+const FULL_POPULATE_STATEMENTS = 17;
+
+const BULK = 6000;
+
+describe.each(clients)('statements per read on %s', (client) => {
+  let ex: ExampleDatabase;
+  let engine: ReadEngine;
+  let seeded: Seeded;
+
+  beforeAll(async () => {
+    ex = await openExampleDatabase(client);
+    // One transaction: thousands of single-row INSERTs, one commit.
+    seeded = await ex.db.transaction(async (tx) => {
+      const seeder = await seedConformance(tx, ex.model);
+      await seedManyArticles(seeder, 120);
+      return seeder.seeded();
+    });
+    engine = createReadEngine({ db: ex.db, model: ex.model });
+    await seedBulk(ex, seeded);
+  }, 300_000);
+  afterAll(async () => ex?.close());
+
+  async function counted(run: () => Promise<ListResult>): Promise<{ result: ListResult; statements: QueryEvent[] }> {
+    const statements: QueryEvent[] = [];
+    const stop = ex.db.onQuery((event) => statements.push(event));
+    try {
+      return { result: await run(), statements };
+    } finally {
+      stop();
+    }
+  }
+
+  const bulkArticles = (pageSize: number, query: Partial<ListQuery> = {}): Promise<{ result: ListResult; statements: QueryEvent[] }> =>
+    counted(() =>
+      engine.findMany(
+        ARTICLE,
+        listQuery({ filters: cond('slug', 'startsWith', 'bulk-'), sort: [asc('slug')], populate: fullPopulate, pagination: { kind: 'page', page: 1, pageSize, withCount: true }, ...query }),
+      ),
+    );
+
+  it(`120 articles with a full populate cost ${FULL_POPULATE_STATEMENTS} statements, as 3 do`, async () => {
+    const three = await bulkArticles(3);
+    const all = await bulkArticles(200);
+    expect(three.result.results).toHaveLength(3);
+    expect(all.result.results).toHaveLength(120);
+    expect(all.result.total).toBe(120);
+    expect(three.statements).toHaveLength(FULL_POPULATE_STATEMENTS);
+    expect(all.statements).toHaveLength(FULL_POPULATE_STATEMENTS);
+    // The same statements, only with other bound ids.
+    expect(all.statements.map((s) => s.sql).sort()).toEqual(three.statements.map((s) => s.sql).sort());
+    expect(all.statements.every((s) => s.error === undefined)).toBe(true);
+  });
+
+  it('and every one of the 120 is fully populated', async () => {
+    const { result } = await bulkArticles(200);
+    for (const article of result.results) {
+      expect(article['author']).not.toBeNull();
+      expect(article['tags']).toHaveLength(3);
+      expect(article['cover']).not.toBeNull();
+      const seo = article['seo'] as Entity;
+      expect(seo['shareImage']).not.toBeNull();
+      expect(seo['metaSocial']).toHaveLength(2);
+      const blocks = article['blocks'] as Entity[];
+      expect(blocks.map((b) => b['__component'])).toEqual(['shared.rich-text', 'shared.quote', 'shared.media', 'shared.slider', 'shared.article-card']);
+      expect(blocks[2]!['file']).not.toBeNull();
+      expect(blocks[3]!['files']).toHaveLength(2);
+      expect((blocks[4]!['article'] as Entity)['documentId']).toBe(seeded.doc['article-hello']);
+      expect(blocks[4]!['image']).not.toBeNull();
+    }
+  });
+
+  it('without the total, one statement fewer; a deeper populate, one more per edge', async () => {
+    const noCount = await bulkArticles(200, { pagination: { kind: 'page', page: 1, pageSize: 200, withCount: false } });
+    expect(noCount.statements).toHaveLength(FULL_POPULATE_STATEMENTS - 1);
+    const deeper = await bulkArticles(200, { populate: { ...fullPopulate, author: { populate: { avatar: {}, articles: { fields: ['slug'] } } } } });
+    expect(deeper.statements).toHaveLength(FULL_POPULATE_STATEMENTS + 2);
+  });
+
+  it('an edge whose parents are all missing costs nothing', async () => {
+    // lonely-article has no seo, so seo.shareImage and seo.metaSocial have no parents.
+    const lonely = await counted(() => engine.findMany(ARTICLE, listQuery({ filters: cond('slug', 'eq', 'lonely-article'), populate: { seo: { populate: { shareImage: {}, metaSocial: {} } } } })));
+    expect(lonely.statements).toHaveLength(3);
+    expect(lonely.result.results[0]!['seo']).toBeNull();
+  });
+
+  it(`${BULK} parents take one statement per edge (owning side, mappedBy side, media)`, async () => {
+    const categories = await counted(() =>
+      engine.findMany(
+        'api::category.category',
+        listQuery({ filters: cond('slug', 'startsWith', 'bulk-'), fields: ['slug'], populate: { articles: { fields: ['slug'] } }, pagination: { kind: 'page', page: 1, pageSize: BULK, withCount: true } }),
+      ),
+    );
+    expect(categories.result.results).toHaveLength(BULK);
+    expect(categories.statements).toHaveLength(3);
+    for (const category of categories.result.results) expect(category['articles']).toEqual([{ id: expect.any(Number), documentId: seeded.doc['article-hello'], slug: 'hello-world' }]);
+
+    const authors = await counted(() =>
+      engine.findMany(
+        'api::author.author',
+        listQuery({ filters: cond('email', 'endsWith', '@bulk.example'), fields: ['name'], populate: { avatar: { fields: ['name'] } }, pagination: { kind: 'page', page: 1, pageSize: BULK, withCount: false } }),
+      ),
+    );
+    expect(authors.result.results).toHaveLength(BULK);
+    expect(authors.statements).toHaveLength(2);
+    for (const author of authors.result.results) expect((author['avatar'] as Entity)['name']).toBe('red.png');
+
+    const products = await counted(() =>
+      engine.findMany(
+        'api::category.category',
+        listQuery({ filters: cond('slug', 'startsWith', 'bulk-'), fields: ['slug'], sort: [asc('articles.slug')], pagination: { kind: 'page', page: 1, pageSize: BULK, withCount: false } }),
+      ),
+    );
+    expect(products.statements).toHaveLength(1);
+  });
+});
+
+/**
+ * 6,000 categories each linked from hello-world's published version, and 6,000 authors each
+ * with an avatar, inserted with set-based SQL (one statement each, not 6,000).
+ */
+async function seedBulk(ex: ExampleDatabase, seeded: Seeded): Promise<void> {
+  const now = '2024-06-01T00:00:00.000Z';
+  const series = (select: string, table: string, columns: string): string =>
+    ex.client === 'sqlite'
+      ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${BULK}) INSERT INTO ${table} (${columns}) SELECT ${select} FROM n`
+      : `INSERT INTO ${table} (${columns}) SELECT ${select} FROM generate_series(1, ${BULK}) AS n(i)`;
+  const padded = (prefix: string): string =>
+    ex.client === 'sqlite' ? `'${prefix}' || substr('00000000000000000000' || i, -${24 - prefix.length})` : `'${prefix}' || lpad(CAST(i AS TEXT), ${24 - prefix.length}, '0')`;
+  await ex.db.execute(
+    series(`${padded('bulkcat')}, 'Bulk category ' || i, ${padded('bulk-')}, '${now}', '${now}', '${now}'`, 'categories', 'document_id, name, slug, created_at, updated_at, published_at'),
+  );
+  await ex.db.execute(
+    series(`${padded('bulkaut')}, 'Bulk author ' || i, 'a' || i || '@bulk.example', '${now}', '${now}', '${now}'`, 'authors', 'document_id, name, email, created_at, updated_at, published_at'),
+  );
+  const [helloPublished] = seeded.rows['article-hello']!.slice(-1);
+  await ex.db.execute(
+    `INSERT INTO articles_category_lnk (entity_id, target_document_id, ord, inverse_ord) SELECT ?, document_id, 1, 1 FROM categories WHERE slug LIKE 'bulk-%'`,
+    [helloPublished!],
+  );
+  await ex.db.execute(
+    `INSERT INTO files_related_mph (file_id, related_type, related_id, field, ord) SELECT ?, 'api::author.author', id, 'avatar', 1 FROM authors WHERE email LIKE '%@bulk.example'`,
+    [seeded.file['img-red']!],
+  );
+}
