@@ -94,7 +94,7 @@ async function emitAll(model: Model, database: DatabaseKind, source: string, pro
     { path: SCHEMA_PATH, contents: emitPrismaSchema(model, database, source), policy: 'owned' },
     { path: `${MIGRATIONS}/migration_lock.toml`, contents: migrationLock(database), policy: 'owned' },
     ...(await emitModules(model, source)),
-    ...emitProject(model, { database, source, projectName }),
+    ...emitProject(model, { database, source, projectName, mounts: [{ importPath: './content-api.ts', exportName: 'contentApi' }] }),
   ];
   return [...files, manifestFile(files)].sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -3,9 +3,10 @@
 import { fileURLToPath } from 'node:url';
 import { model } from './model.ts';
 import { runServer } from './runtime/main.ts';
+import { contentApi } from './content-api.ts';
 
 await runServer({
   projectRoot: fileURLToPath(new URL('..', import.meta.url)),
   model,
-  mounts: [],
+  mounts: [contentApi],
 });

@@ -3,7 +3,9 @@
  * - src/api/<singular>/schema.ts      the static table of one content type (runtime/schema.ts)
  * - src/api/<singular>/entity.ts      its entity interface, in Strapi 5's REST shape
  * - src/components/<category>/<name>.ts  the same two for a component
+ * - src/api/<singular>/routes.ts      its REST controllers, bound to its static table
  * - src/model.ts                     the registry handed to the runtime
+ * - src/content-api.ts               the content API mount: uploads and every type's REST routes
  */
 import { posix } from 'node:path';
 import { Project, type SourceFile, VariableDeclarationKind, type WriterFunction } from 'ts-morph';
@@ -26,6 +28,7 @@ export async function emitModules(model: Model, source: string): Promise<Emitted
   for (const type of model.contentTypes) {
     emit(`src/api/${type.singularName}/schema.ts`, (f) => addSchemaConstant(f, type, '../../runtime/schema.ts'));
     emit(`src/api/${type.singularName}/entity.ts`, (f) => addEntityInterface(f, type, index));
+    emit(`src/api/${type.singularName}/routes.ts`, (f) => addRoutes(f, type));
   }
   for (const component of model.components) {
     emit(componentPath(component), (f) => {
@@ -34,6 +37,7 @@ export async function emitModules(model: Model, source: string): Promise<Emitted
     });
   }
   emit('src/model.ts', (f) => addRegistry(f, model));
+  emit('src/content-api.ts', (f) => addContentApiMount(f, model));
   const files = await Promise.all(
     pending.map(async ({ path, file }): Promise<EmittedFile> => {
       const contents = await formatTypeScript(`${headerComment(source)}\n${file.getFullText()}`);
@@ -168,6 +172,39 @@ function addEntityInterface(file: SourceFile, owner: Owner, index: ReadonlyMap<s
     0,
     sorted.map(([module, names]) => ({ isTypeOnly: true, namedImports: [...names].sort(), moduleSpecifier: module })),
   );
+}
+
+function routesConstName(type: ContentType): string {
+  return `${camelCase(type.singularName)}Routes`;
+}
+
+function addRoutes(file: SourceFile, type: ContentType): void {
+  const collection = type.kind === 'collectionType';
+  const factory = collection ? 'collectionTypeRoutes' : 'singleTypeRoutes';
+  const paths = collection
+    ? `GET|POST /api/${type.pluralName}, GET|PUT|DELETE /api/${type.pluralName}/:documentId`
+    : `GET|PUT|DELETE /api/${type.singularName}`;
+  file.addImportDeclaration({ namedImports: [factory], moduleSpecifier: '../../runtime/rest/routes.ts' });
+  file.addImportDeclaration({ namedImports: [schemaConstName(type)], moduleSpecifier: './schema.ts' });
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: [`REST controllers of ${type.uid}: ${paths}.`],
+    declarations: [{ name: routesConstName(type), initializer: `${factory}(${schemaConstName(type)})` }],
+  });
+}
+
+function addContentApiMount(file: SourceFile, model: Model): void {
+  file.addImportDeclaration({ namedImports: ['contentApiMount'], moduleSpecifier: './runtime/content-api.ts' });
+  for (const type of model.contentTypes) {
+    file.addImportDeclaration({ namedImports: [routesConstName(type)], moduleSpecifier: `./api/${type.singularName}/routes.ts` });
+  }
+  file.addVariableStatement({
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: ['The content API: uploads, and every content type\'s REST routes under /api.'],
+    declarations: [{ name: 'contentApi', initializer: `contentApiMount([${model.contentTypes.map(routesConstName).join(', ')}])` }],
+  });
 }
 
 function scalarTsType(type: ScalarType, values: readonly string[] | undefined, needJsonValue: () => void): string {

@@ -51,8 +51,11 @@ const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const templatesDir = join(repoRoot, 'templates', 'project');
 const runtimeDir = join(repoRoot, 'templates', 'runtime');
 
-/** What compiling the project and running the Prisma CLI need; run-time dependencies are read off the runtime's imports. */
-const buildDependencies = ['@types/better-sqlite3', '@types/express', '@types/node', '@types/pg', 'prisma', 'typescript'] as const;
+/**
+ * What compiling the project and running the Prisma CLI need. Run-time dependencies are read off
+ * the runtime's imports, and their `@types/*` packages (when capi has one) join these.
+ */
+const buildDependencies = ['@types/node', 'prisma', 'typescript'] as const;
 const prismaAdapter: Record<ProjectDatabase, string> = { sqlite: '@prisma/adapter-better-sqlite3', postgres: '@prisma/adapter-pg' };
 
 /** Template file → emitted path and policy. README and .gitignore are the user's to extend. */
@@ -91,6 +94,7 @@ export interface ProjectTemplateContext {
 
 export function templateContext(options: ProjectOptions): ProjectTemplateContext {
   const capi = capiPackage();
+  const runtime = importedPackages(runtimeFiles());
   return {
     projectName: packageName(options.projectName),
     database: options.database,
@@ -98,8 +102,8 @@ export function templateContext(options: ProjectOptions): ProjectTemplateContext
     databaseUrl: options.database === 'sqlite' ? `file:./${defaultSqliteFilename}` : defaultPostgresUrl,
     source: options.source,
     capiVersion: capi.version,
-    dependencies: pick(capi, importedPackages(runtimeFiles())),
-    devDependencies: pick(capi, [...buildDependencies, prismaAdapter[options.database]].sort()),
+    dependencies: pick(capi, runtime),
+    devDependencies: pick(capi, [...buildDependencies, ...typingsOf(capi, runtime), prismaAdapter[options.database]].sort()),
     mounts: options.mounts ?? [],
   };
 }
@@ -130,6 +134,11 @@ function importedPackages(files: readonly EmittedFile[]): string[] {
     }
   }
   return [...names].sort();
+}
+
+/** `@types/<name>` for each package that ships without types and has them in capi's devDependencies. */
+function typingsOf(capi: CapiPackage, packages: readonly string[]): string[] {
+  return packages.map((name) => `@types/${name.replace(/^@([^/]+)\//, '$1__')}`).filter((types) => types in capi.devDependencies);
 }
 
 function listFiles(dir: string): string[] {

@@ -116,14 +116,30 @@ describe('emitProject', () => {
     });
     const versions = { ...rootPackage.dependencies, ...rootPackage.devDependencies };
     const dependencies = pkg.dependencies as Record<string, string>;
-    expect(Object.keys(dependencies)).toEqual(['@paralleldrive/cuid2', 'better-sqlite3', 'express', 'pg', 'pino']);
+    expect(Object.keys(dependencies)).toEqual([
+      '@apollo/server',
+      '@as-integrations/express5',
+      '@graphql-yoga/render-graphiql',
+      '@paralleldrive/cuid2',
+      'better-sqlite3',
+      'express',
+      'file-type',
+      'graphql',
+      'multer',
+      'pg',
+      'pino',
+      'qs',
+      'sharp',
+    ]);
     const devDependencies = pkg.devDependencies as Record<string, string>;
     expect(Object.keys(devDependencies)).toEqual([
       '@prisma/adapter-better-sqlite3',
       '@types/better-sqlite3',
       '@types/express',
+      '@types/multer',
       '@types/node',
       '@types/pg',
+      '@types/qs',
       'prisma',
       'typescript',
     ]);

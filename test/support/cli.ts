@@ -63,29 +63,29 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts `node dist/main.js` of a generated project and waits for its "listening" line. */
+/** Starts `node dist/main.js` of a generated project and waits until it answers `/_health`. */
 export async function startServer(project: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
   const port = await freePort();
   const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env } });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
-    const check = (): void => {
-      if (output.includes('listening on')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout.on('data', check);
-    child.stderr.on('data', check);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
-    });
-  });
-  return { url: `http://127.0.0.1:${port}`, output: () => output, stop: () => stop(child) };
+  const url = `http://127.0.0.1:${port}`;
+  let exited: number | null | undefined;
+  child.once('exit', (code) => (exited = code));
+  // Ready means answering /_health: the log line may be silenced by LOG_LEVEL.
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (exited !== undefined) throw new Error(`server exited with ${exited}:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start:\n${output}`);
+    }
+    const healthy = await fetch(`${url}/_health`).then((r) => r.ok, () => false);
+    if (healthy) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, output: () => output, stop: () => stop(child) };
 }
 
 function stop(child: ChildProcess): Promise<void> {

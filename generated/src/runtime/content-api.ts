@@ -1,0 +1,49 @@
+/**
+ * The content API of a generated project as mounts of the application: uploads (`/api/upload`,
+ * `/upload`, `/uploads`) and the REST routes of every content type under `/api`, sharing one
+ * document service and one access resolver. Uploads come first so that `/api/upload` is never
+ * taken for a content type.
+ */
+import { Router } from 'express';
+import { authorize, canRead, publicAccessResolver } from './access.ts';
+import { createDocumentService } from './engine/service.ts';
+import { parseListQuery, parseQueryString } from './query/params.ts';
+import { localesRoutes } from './rest/locales.ts';
+import type { RestContext } from './rest/context.ts';
+import type { RoutesFactory } from './rest/routes.ts';
+import type { Mount, MountFactory } from './server.ts';
+import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
+import { uploadMount, type ListFiles } from './upload/index.ts';
+
+/** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
+const MAX_FILES_LISTED = 10_000;
+
+export function contentApiMount(routes: readonly RoutesFactory[]): MountFactory {
+  return (app): Mount[] => {
+    const rest: RestContext = {
+      model: app.model,
+      documents: createDocumentService(app),
+      rest: app.config.api.rest,
+      i18n: app.config.plugins.i18n,
+      resolveAccess: publicAccessResolver(app.config.permissions),
+    };
+    // `/api/upload/files` takes the same filters, sort, fields and pagination as any content type,
+    // but like Strapi's it lists every file when no pagination is asked for.
+    const listFiles: ListFiles = async (query, req) => {
+      const access = rest.resolveAccess(req);
+      const context = { schema: uploadFileSchema, model: rest.model, rest: rest.rest, i18n: rest.i18n, canRead: (uid: string) => canRead(access, uid) };
+      const raw = parseQueryString(query.raw);
+      const parsed = parseListQuery(raw, context);
+      const all = { kind: 'offset', start: 0, limit: MAX_FILES_LISTED, withCount: false } as const;
+      const { results } = await rest.documents.findMany(UPLOAD_FILE_UID, 'pagination' in raw ? parsed : { ...parsed, pagination: all });
+      return results;
+    };
+    const api = Router();
+    api.use(localesRoutes(rest.i18n, rest.resolveAccess));
+    for (const factory of routes) api.use(factory(rest));
+    return [
+      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles }),
+      { path: '/api', handler: api },
+    ];
+  };
+}

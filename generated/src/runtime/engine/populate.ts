@@ -1,0 +1,377 @@
+/**
+ * Populating, one SQL statement per populated edge per level, whatever the number of rows: every
+ * loader reads the related rows of ALL its parents at once (parent ids bound as one array
+ * parameter, sql.ts `inIds`), groups them by parent in JavaScript, and recurses into the next
+ * level with the distinct rows it found. A dynamic zone is one statement per component kind it
+ * returns. Edges whose parents are all missing cost nothing. Sibling edges run concurrently
+ * (on PostgreSQL they use several pool connections; SQLite serialises them).
+ *
+ * Which target versions a relation returns follows the root query: its status for draft &
+ * publish targets, and for localized targets the locale of the row they are reached from (the
+ * root query's locale, or any, when that row is not localized).
+ *
+ * A row reached from several parents (the same author of many articles) is built once and the
+ * same object is attached to each: results are JSON trees that may share subtrees, read-only.
+ */
+import type { Dialect, Queryable, Row } from '../database.ts';
+import type { PopulateNode, PopulateTree, SortItem, Status } from '../query/types.ts';
+import type { ComponentField, DynamicZoneField, Field, MediaField, RelationField } from '../schema.ts';
+import { FILE_LINK_TABLE, UPLOAD_FILE_UID } from '../upload/file-schema.ts';
+import { compileFilter } from './filters.ts';
+import { createPlanContext, scopeLocale, type PlanContext, type Scope } from './joins.ts';
+import type { Registry, TypeInfo } from './registry.ts';
+import { LOCALE_KEY, type PopulatedKey, type Projection, type ProjectionSpec } from './serialize.ts';
+import { compileSort } from './sort.ts';
+import { and, column, fragment, inIds, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
+import type { Entity } from './types.ts';
+import { statusCondition } from './versions.ts';
+
+export interface LoadContext {
+  readonly db: Queryable;
+  readonly dialect: Dialect;
+  readonly registry: Registry;
+  readonly status: Status;
+  /** The root query's locale when it names one (not `'*'`). */
+  readonly rootLocale: string | undefined;
+  /** Planned projections, shared by requests of the same shape. */
+  projection(type: TypeInfo, spec: ProjectionSpec): Projection;
+}
+
+/** A row whose attributes are being populated. */
+export interface Parent {
+  readonly id: number;
+  /** Undefined for component rows. */
+  readonly documentId: string | undefined;
+  /** The locale localized relation targets must have when reached from this row; undefined for any. */
+  readonly locale: string | undefined;
+  readonly entity: Entity;
+}
+
+const PARENT_KEY = '__parent';
+const ORD_KEY = '__ord';
+
+/** Populates `tree` on `parents` (rows of `type`), in place. */
+export async function populate(ctx: LoadContext, type: TypeInfo, parents: readonly Parent[], tree: PopulateTree | undefined): Promise<void> {
+  if (tree === undefined || parents.length === 0) return;
+  const loads: Promise<void>[] = [];
+  for (const [key, node] of Object.entries(tree)) {
+    const field: Field | undefined = type.attributes[key];
+    if (field === undefined) {
+      if (key === 'localizations' && type.localized) loads.push(loadLocalizations(ctx, type, parents, node));
+      else throw new Error(`read engine: ${type.uid} has no attribute ${key} to populate`);
+      continue;
+    }
+    switch (field.kind) {
+      case 'relation':
+        loads.push(loadRelation(ctx, key, field, parents, node));
+        break;
+      case 'media':
+        loads.push(loadMedia(ctx, type, key, field, parents, node));
+        break;
+      case 'component':
+        loads.push(loadComponent(ctx, type, key, field, parents, node));
+        break;
+      case 'dynamiczone':
+        loads.push(loadDynamicZone(ctx, type, key, field, parents, node));
+        break;
+      case 'scalar':
+        // Scalars are always there; the parser rejects populating one, nothing to do if it did not.
+        break;
+    }
+  }
+  await Promise.all(loads);
+}
+
+/** What a populate tree adds to an entity of `type`, with the shape of each empty value. */
+export function populatedKeys(type: TypeInfo, tree: PopulateTree | undefined): PopulatedKey[] {
+  if (tree === undefined) return [];
+  const keys: PopulatedKey[] = [];
+  for (const key of Object.keys(tree)) {
+    const field = type.attributes[key];
+    if (field === undefined) {
+      if (key === 'localizations' && type.localized) keys.push({ key, many: true });
+      continue;
+    }
+    switch (field.kind) {
+      case 'relation':
+        keys.push({ key, many: field.cardinality === 'many' });
+        break;
+      case 'media':
+        keys.push({ key, many: field.multiple });
+        break;
+      case 'component':
+        keys.push({ key, many: field.repeatable });
+        break;
+      case 'dynamiczone':
+        keys.push({ key, many: true });
+        break;
+      case 'scalar':
+        break;
+    }
+  }
+  return keys;
+}
+
+/** The projection of the rows of one populate node. */
+function nodeProjection(ctx: LoadContext, type: TypeInfo, node: PopulateNode, component?: string): Projection {
+  return ctx.projection(type, {
+    fields: withSortFields(node.fields, node.sort),
+    populated: populatedKeys(type, node.populate),
+    ...(component === undefined ? {} : { component }),
+  });
+}
+
+/** A sort inside a populate adds the field it sorts by to the returned fields, as Strapi does. */
+function withSortFields(fields: readonly string[] | undefined, sort: readonly SortItem[] | undefined): readonly string[] | undefined {
+  if (fields === undefined || sort === undefined) return fields;
+  const extra = sort.filter((item) => item.path.length === 1).map((item) => item.path[0]!);
+  return extra.every((name) => fields.includes(name)) ? fields : [...fields, ...extra.filter((name) => !fields.includes(name))];
+}
+
+function planFor(ctx: LoadContext): PlanContext {
+  return createPlanContext(ctx.dialect, ctx.registry, ctx.status, ctx.rootLocale);
+}
+
+/** The filter and ORDER BY terms of a relation or media node over rows at `scope`. */
+function nodeConditions(plan: PlanContext, scope: Scope, node: PopulateNode): { readonly where: Fragment; readonly order: Fragment[] } {
+  return {
+    where: node.filters === undefined ? TRUE : compileFilter(plan, scope, node.filters),
+    order: node.sort === undefined ? [] : compileSort(plan, scope, node.sort),
+  };
+}
+
+function statement(select: string, from: string, where: Fragment, order: readonly Fragment[]): Fragment {
+  const parts: Fragment[] = [fragment(`SELECT ${select} FROM ${from} WHERE `), where];
+  if (order.length > 0) parts.push(fragment(' ORDER BY '), joinFragments(order, ', '));
+  return joinFragments(parts, '');
+}
+
+async function run(ctx: LoadContext, sql: Fragment): Promise<Row[]> {
+  return ctx.db.query<Row>(sql.sql, sql.params);
+}
+
+function groupBy<K>(parents: readonly Parent[], key: (parent: Parent) => K | undefined): Map<K, Parent[]> {
+  const groups = new Map<K, Parent[]>();
+  for (const parent of parents) {
+    const k = key(parent);
+    if (k === undefined) continue;
+    const group = groups.get(k);
+    if (group === undefined) groups.set(k, [parent]);
+    else group.push(parent);
+  }
+  return groups;
+}
+
+function attach(parent: Parent, key: string, many: boolean, child: Entity): void {
+  if (many) (parent.entity[key] as Entity[]).push(child);
+  else if (parent.entity[key] === null) parent.entity[key] = child;
+}
+
+/** A content-type row as a parent of the next level. */
+function contentParent(ctx: LoadContext, type: TypeInfo, row: Row, entity: Entity): Parent {
+  return {
+    id: row['id'] as number,
+    documentId: row['documentId'] as string,
+    locale: type.localized ? (row[LOCALE_KEY] as string) : ctx.rootLocale,
+    entity,
+  };
+}
+
+async function loadRelation(ctx: LoadContext, key: string, field: RelationField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const target = ctx.registry.type(field.target);
+  const plan = planFor(ctx);
+  const t = 't';
+  const l = 'l';
+  const scope: Scope = { type: target, alias: t, locale: scopeLocale(plan, target, t) };
+  // The owning side reads links by the parent rows' ids; the mappedBy side by their documents.
+  const groups = groupBy<number | string>(parents, (p) => (field.owner ? p.id : p.documentId));
+  const parentColumn = column(l, field.owner ? 'entity_id' : 'target_document_id');
+  const membership = inIds(ctx.dialect, parentColumn, [...groups.keys()], field.owner ? 'integer' : 'text');
+  const on = field.owner ? `${column(t, 'document_id')} = ${column(l, 'target_document_id')}` : `${column(t, 'id')} = ${column(l, 'entity_id')}`;
+  const locales = new Set(parents.map((p) => p.locale));
+  const localeRestriction =
+    target.localized && !locales.has(undefined) ? inIds(ctx.dialect, column(t, 'locale'), [...locales] as string[], 'text') : TRUE;
+  const { where, order } = nodeConditions(plan, scope, node);
+  const projection = nodeProjection(ctx, target, node);
+  const sql = statement(
+    `${parentColumn} AS ${quote(PARENT_KEY)}, ${projection.select(t)}`,
+    `${quote(field.linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
+    and([membership, statusCondition(target, t, ctx.status), localeRestriction, where]),
+    [...order, fragment(column(l, field.owner ? 'ord' : 'inverse_ord')), fragment(column(l, 'id'))],
+  );
+  const rows = await run(ctx, sql);
+
+  const many = field.cardinality === 'many';
+  const children = new Map<number, Parent>();
+  // Localized targets can match several versions (one per locale) of one document: keep the first.
+  const seen = target.localized ? new Map<Parent, Set<string>>() : undefined;
+  for (const row of rows) {
+    const group = groups.get(row[PARENT_KEY] as number | string);
+    if (group === undefined) continue;
+    const id = row['id'] as number;
+    let child = children.get(id);
+    if (child === undefined) {
+      child = contentParent(ctx, target, row, projection.build(row));
+      children.set(id, child);
+    }
+    for (const parent of group) {
+      if (seen !== undefined) {
+        if (parent.locale !== undefined && child.locale !== parent.locale) continue;
+        let documents = seen.get(parent);
+        if (documents === undefined) seen.set(parent, (documents = new Set()));
+        if (documents.has(child.documentId!)) continue;
+        documents.add(child.documentId!);
+      }
+      attach(parent, key, many, child.entity);
+    }
+  }
+  await populate(ctx, target, [...children.values()], node.populate);
+}
+
+async function loadMedia(ctx: LoadContext, owner: TypeInfo, key: string, field: MediaField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const files = ctx.registry.type(UPLOAD_FILE_UID);
+  const plan = planFor(ctx);
+  const f = 'f';
+  const m = 'm';
+  const groups = groupBy(parents, (p) => p.id);
+  const { where, order } = nodeConditions(plan, { type: files, alias: f, locale: undefined }, node);
+  const projection = nodeProjection(ctx, files, node);
+  const sql = statement(
+    `${column(m, 'related_id')} AS ${quote(PARENT_KEY)}, ${projection.select(f)}`,
+    `${quote(FILE_LINK_TABLE)} ${m} JOIN ${quote(files.table)} ${f} ON ${column(f, 'id')} = ${column(m, 'file_id')}`,
+    and([
+      fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ?`, [owner.uid, key]),
+      inIds(ctx.dialect, column(m, 'related_id'), [...groups.keys()], 'integer'),
+      where,
+    ]),
+    [...order, fragment(column(m, 'ord')), fragment(column(m, 'id'))],
+  );
+  const rows = await run(ctx, sql);
+  const built = new Map<number, Entity>();
+  for (const row of rows) {
+    const group = groups.get(row[PARENT_KEY] as number);
+    if (group === undefined) continue;
+    const id = row['id'] as number;
+    let entity = built.get(id);
+    if (entity === undefined) built.set(id, (entity = projection.build(row)));
+    for (const parent of group) attach(parent, key, field.multiple, entity);
+  }
+}
+
+/** Component rows of `parents` for one attribute (a component, or one kind of a dynamic zone). */
+async function componentRows(
+  ctx: LoadContext,
+  owner: TypeInfo,
+  key: string,
+  component: TypeInfo,
+  projection: Projection,
+  parents: readonly Parent[],
+): Promise<{ readonly rows: Row[]; readonly groups: Map<number, Parent[]> }> {
+  const c = 'c';
+  const groups = groupBy(parents, (p) => p.id);
+  const sql = statement(
+    `${column(c, 'entity_id')} AS ${quote(PARENT_KEY)}, ${column(c, 'entity_ord')} AS ${quote(ORD_KEY)}, ${projection.select(c)}`,
+    `${quote(component.table)} ${c}`,
+    and([
+      fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ?`, [owner.uid, key]),
+      inIds(ctx.dialect, column(c, 'entity_id'), [...groups.keys()], 'integer'),
+    ]),
+    [fragment(column(c, 'entity_ord')), fragment(column(c, 'id'))],
+  );
+  return { rows: await run(ctx, sql), groups };
+}
+
+async function loadComponent(ctx: LoadContext, owner: TypeInfo, key: string, field: ComponentField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const component = ctx.registry.type(field.component);
+  const projection = nodeProjection(ctx, component, node);
+  const { rows, groups } = await componentRows(ctx, owner, key, component, projection, parents);
+  const children: Parent[] = [];
+  for (const row of rows) {
+    const group = groups.get(row[PARENT_KEY] as number);
+    if (group === undefined) continue;
+    const entity = projection.build(row);
+    // A component row has one owner; it passes the owner's locale on to relations inside it.
+    for (const parent of group) {
+      attach(parent, key, field.repeatable, entity);
+      children.push({ id: row['id'] as number, documentId: undefined, locale: parent.locale, entity });
+    }
+  }
+  await populate(ctx, component, children, node.populate);
+}
+
+interface ZoneEntry {
+  readonly ord: number;
+  readonly id: number;
+  readonly entity: Entity;
+}
+
+async function loadDynamicZone(
+  ctx: LoadContext,
+  owner: TypeInfo,
+  key: string,
+  field: DynamicZoneField,
+  parents: readonly Parent[],
+  node: PopulateNode,
+): Promise<void> {
+  // Components not listed under `on` are dropped, as Strapi does; the parser lists them all by default.
+  const kinds: Readonly<Record<string, PopulateNode>> = node.on ?? Object.fromEntries(field.components.map((uid) => [uid, {}]));
+  const entries = new Map<Parent, ZoneEntry[]>();
+  await Promise.all(
+    Object.entries(kinds).map(async ([uid, sub]) => {
+      const component = ctx.registry.type(uid);
+      const projection = nodeProjection(ctx, component, sub, uid);
+      const { rows, groups } = await componentRows(ctx, owner, key, component, projection, parents);
+      const children: Parent[] = [];
+      for (const row of rows) {
+        const group = groups.get(row[PARENT_KEY] as number);
+        if (group === undefined) continue;
+        const entity = projection.build(row);
+        const entry: ZoneEntry = { ord: Number(row[ORD_KEY]), id: row['id'] as number, entity };
+        for (const parent of group) {
+          let list = entries.get(parent);
+          if (list === undefined) entries.set(parent, (list = []));
+          list.push(entry);
+          children.push({ id: entry.id, documentId: undefined, locale: parent.locale, entity });
+        }
+      }
+      await populate(ctx, component, children, sub.populate);
+    }),
+  );
+  // Kinds were read separately: interleave them back into the zone's order.
+  for (const [parent, list] of entries) {
+    list.sort((a, b) => a.ord - b.ord || a.id - b.id);
+    parent.entity[key] = list.map((entry) => entry.entity);
+  }
+}
+
+/** The other locales' versions of the same documents, with the root status. */
+async function loadLocalizations(ctx: LoadContext, type: TypeInfo, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const plan = planFor(ctx);
+  const t = 't';
+  const groups = groupBy(parents, (p) => p.documentId);
+  const { where, order } = nodeConditions(plan, { type, alias: t, locale: scopeLocale(plan, type, t) }, node);
+  const projection = nodeProjection(ctx, type, node);
+  const sql = statement(
+    projection.select(t),
+    `${quote(type.table)} ${t}`,
+    and([inIds(ctx.dialect, column(t, 'document_id'), [...groups.keys()], 'text'), statusCondition(type, t, ctx.status), where]),
+    [...order, fragment(column(t, 'id'))],
+  );
+  const rows = await run(ctx, sql);
+  const children: Parent[] = [];
+  for (const row of rows) {
+    const group = groups.get(row['documentId'] as string);
+    if (group === undefined) continue;
+    const locale = row[LOCALE_KEY] as string;
+    let child: Parent | undefined;
+    for (const parent of group) {
+      if (parent.locale === locale) continue;
+      if (child === undefined) {
+        child = contentParent(ctx, type, row, projection.build(row));
+        children.push(child);
+      }
+      attach(parent, 'localizations', true, child.entity);
+    }
+  }
+  await populate(ctx, type, children, node.populate);
+}

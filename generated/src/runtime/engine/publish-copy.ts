@@ -1,0 +1,107 @@
+/**
+ * Copies of document versions, in SQL only (no value goes through JavaScript, so nothing is
+ * reformatted on the way): publishing inserts a new published row from the draft, and keeping
+ * locales in sync copies non-localized attributes between versions. A copy is deep: component
+ * instances are duplicated with their nested components, media links and relation links, so
+ * that each version owns its own values.
+ */
+import type { Queryable } from '../database.ts';
+import type { ContentTypeSchema, ModelSchema } from '../schema.ts';
+import { componentRowIds, deleteOwnedValues } from './write-components.ts';
+import { copyMedia, deleteFieldMedia } from './write-media.ts';
+import { componentOf, type Schema } from './write-schema.ts';
+import { q } from './write-sql.ts';
+
+function scalarColumns(schema: Schema, only?: ReadonlySet<string>): string[] {
+  const columns: string[] = [];
+  for (const [name, field] of Object.entries(schema.attributes)) {
+    if (field.kind === 'scalar' && (only === undefined || only.has(name))) columns.push(field.column);
+  }
+  return columns;
+}
+
+/**
+ * Inserts a new version row with the columns of `fromId` and the given timestamps, then copies
+ * everything the row owns. Returns the new row's id.
+ */
+export async function copyVersion(
+  db: Queryable,
+  model: ModelSchema,
+  schema: ContentTypeSchema,
+  fromId: number,
+  set: { readonly updatedAt: string; readonly publishedAt: string | null },
+): Promise<number> {
+  const columns = ['document_id', ...scalarColumns(schema), 'created_at', ...(schema.localized ? ['locale'] : [])].map(q);
+  const rows = await db.query<{ id: number | string }>(
+    `INSERT INTO ${q(schema.table)} (${columns.join(', ')}, updated_at, published_at)
+     SELECT ${columns.join(', ')}, ?, ? FROM ${q(schema.table)} WHERE id = ? RETURNING id`,
+    [set.updatedAt, set.publishedAt, fromId],
+  );
+  const toId = Number(rows[0]!.id);
+  await copyOwned(db, model, schema, fromId, toId);
+  return toId;
+}
+
+/**
+ * Makes `toId` hold the same values as `fromId` for these attributes (all when `only` is
+ * undefined): scalar columns are assigned, components, media and owned relation links replaced.
+ * Inverse relations are not copied: their links belong to the other side.
+ */
+export async function copyAttributes(db: Queryable, model: ModelSchema, schema: Schema, fromId: number, toId: number, only?: ReadonlySet<string>): Promise<void> {
+  const columns = scalarColumns(schema, only).map(q);
+  if (columns.length > 0) {
+    await db.execute(
+      `UPDATE ${q(schema.table)} SET (${columns.join(', ')}) = (SELECT ${columns.join(', ')} FROM ${q(schema.table)} WHERE id = ?) WHERE id = ?`,
+      [fromId, toId],
+    );
+  }
+  for (const [name, field] of Object.entries(schema.attributes)) {
+    if (only !== undefined && !only.has(name)) continue;
+    if (field.kind === 'component' || field.kind === 'dynamiczone') await deleteOwnedValues(db, model, schema, [toId], name);
+    else if (field.kind === 'media') await deleteFieldMedia(db, schema.uid, toId, name);
+    else if (field.kind === 'relation' && field.owner) await db.execute(`DELETE FROM ${q(field.linkTable)} WHERE entity_id = ?`, [toId]);
+  }
+  await copyOwned(db, model, schema, fromId, toId, only);
+}
+
+/** Copies what `fromId` owns onto `toId`, which owns nothing yet for these attributes. */
+async function copyOwned(db: Queryable, model: ModelSchema, schema: Schema, fromId: number, toId: number, only?: ReadonlySet<string>): Promise<void> {
+  for (const [name, field] of Object.entries(schema.attributes)) {
+    if (only !== undefined && !only.has(name)) continue;
+    switch (field.kind) {
+      case 'component':
+      case 'dynamiczone':
+        for (const uid of field.kind === 'component' ? [field.component] : field.components) {
+          const component = componentOf(model, uid);
+          for (const id of await componentRowIds(db, component, schema.uid, [fromId], name)) {
+            const copy = await copyComponentRow(db, component.table, scalarColumns(component).map(q), id, toId);
+            await copyOwned(db, model, component, id, copy);
+          }
+        }
+        break;
+      case 'media':
+        await copyMedia(db, schema.uid, fromId, toId, name);
+        break;
+      case 'relation':
+        if (field.owner) {
+          await db.execute(
+            `INSERT INTO ${q(field.linkTable)} (entity_id, target_document_id, ord, inverse_ord)
+             SELECT ?, target_document_id, ord, inverse_ord FROM ${q(field.linkTable)} WHERE entity_id = ? ORDER BY ord, id`,
+            [toId, fromId],
+          );
+        }
+        break;
+      case 'scalar':
+        break;
+    }
+  }
+}
+
+async function copyComponentRow(db: Queryable, table: string, columns: readonly string[], fromId: number, parentId: number): Promise<number> {
+  const list = ['entity_type', 'entity_field', 'entity_ord', ...columns].join(', ');
+  const rows = await db.query<{ id: number | string }>(
+    `INSERT INTO ${q(table)} (entity_id, ${list}) SELECT ?, ${list} FROM ${q(table)} WHERE id = ? RETURNING id`,
+    [parentId, fromId],
+  );
+  return Number(rows[0]!.id);
+}

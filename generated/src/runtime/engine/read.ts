@@ -1,0 +1,176 @@
+/**
+ * The read side of the document service: validated queries (query/types.ts) → SQL → entities in
+ * Strapi 5's REST shape.
+ *
+ * Statements per call: 1 for the root rows, +1 for the total when the list asks for it (both run
+ * concurrently), + one per populated edge per level (populate.ts), never more with more rows.
+ */
+import type { Dialect, Queryable, Row } from '../database.ts';
+import type { ListQuery, Pagination, ReadQuery } from '../query/types.ts';
+import type { ModelSchema } from '../schema.ts';
+import { compileFilter } from './filters.ts';
+import { createPlanContext, scopeLocale, type PlanContext, type Scope } from './joins.ts';
+import { populate, populatedKeys, type LoadContext, type Parent } from './populate.ts';
+import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
+import { createProjection, LOCALE_KEY, type Projection, type ProjectionSpec } from './serialize.ts';
+import { compileSort } from './sort.ts';
+import { and, column, fragment, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
+import type { Entity, ListResult, ReadEngine } from './types.ts';
+import { localeCondition, publicationCondition, statusCondition } from './versions.ts';
+
+export interface ReadEngineOptions {
+  /** The database, or a transaction handle to read inside it. */
+  readonly db: Queryable;
+  readonly model: ModelSchema;
+}
+
+/** Alias of the root table in every root statement. */
+const ROOT = 'a';
+
+export function createReadEngine(options: ReadEngineOptions): ReadEngine {
+  const { db, model } = options;
+  const dialect = db.dialect;
+  const shared = sharedState(model, dialect);
+
+  function context(query: ReadQuery): LoadContext {
+    return {
+      db,
+      dialect,
+      registry: shared.registry,
+      status: query.status,
+      rootLocale: query.locale === undefined || query.locale === '*' ? undefined : query.locale,
+      projection: shared.projection,
+    };
+  }
+
+  /** WHERE of a root read: version selection, publication refinements, filters. */
+  function rootWhere(plan: PlanContext, type: TypeInfo, query: ReadQuery): Fragment {
+    const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
+    return and([
+      statusCondition(type, ROOT, query.status),
+      localeCondition(type, ROOT, query.locale),
+      publicationCondition(type, ROOT, query.status, query.publicationFilter, query.hasPublishedVersion),
+      query.filters === undefined ? TRUE : compileFilter(plan, scope, query.filters),
+    ]);
+  }
+
+  async function entitiesOf(ctx: LoadContext, type: TypeInfo, projection: Projection, rows: readonly Row[], query: ReadQuery): Promise<Entity[]> {
+    const parents: Parent[] = rows.map((row) => ({
+      id: row['id'] as number,
+      documentId: row['documentId'] as string,
+      locale: type.localized ? (row[LOCALE_KEY] as string) : ctx.rootLocale,
+      entity: projection.build(row),
+    }));
+    await populate(ctx, type, parents, query.populate);
+    return parents.map((parent) => parent.entity);
+  }
+
+  function rootProjection(type: TypeInfo, query: ReadQuery): Projection {
+    return shared.projection(type, { fields: query.fields, populated: populatedKeys(type, query.populate) });
+  }
+
+  /** First matching row by id: findOne and findSingle. */
+  async function findFirst(uid: string, query: ReadQuery, extra: Fragment): Promise<Entity | null> {
+    const type = shared.registry.type(uid);
+    const ctx = context(query);
+    const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
+    const projection = rootProjection(type, query);
+    const sql = joinFragments(
+      [
+        fragment(`SELECT ${projection.select(ROOT)} FROM ${quote(type.table)} ${ROOT} WHERE `),
+        and([rootWhere(plan, type, query), extra]),
+        fragment(` ORDER BY ${column(ROOT, 'id')} LIMIT 1`),
+      ],
+      '',
+    );
+    const rows = await db.query<Row>(sql.sql, sql.params);
+    const [entity] = await entitiesOf(ctx, type, projection, rows, query);
+    return entity ?? null;
+  }
+
+  return {
+    async findMany(uid: string, query: ListQuery): Promise<ListResult> {
+      const type = shared.registry.type(uid);
+      const ctx = context(query);
+      const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
+      const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
+      const where = rootWhere(plan, type, query);
+      const order = [...compileSort(plan, scope, query.sort), fragment(`${column(ROOT, 'id')} ASC`)];
+      const projection = rootProjection(type, query);
+      const { limit, offset } = window(query.pagination);
+      const from = `${quote(type.table)} ${ROOT}`;
+      const page = joinFragments(
+        [
+          fragment(`SELECT ${projection.select(ROOT)} FROM ${from} WHERE `),
+          where,
+          fragment(' ORDER BY '),
+          joinFragments(order, ', '),
+          limitClause(dialect, limit, offset),
+        ],
+        '',
+      );
+      const count = joinFragments([fragment(`SELECT COUNT(*) AS ${quote('count')} FROM ${from} WHERE `), where], '');
+      const [rows, total] = await Promise.all([
+        db.query<Row>(page.sql, page.params),
+        query.pagination.withCount ? db.query<Row>(count.sql, count.params).then((r) => Number(r[0]?.['count'] ?? 0)) : undefined,
+      ]);
+      return { results: await entitiesOf(ctx, type, projection, rows, query), total };
+    },
+
+    findOne(uid: string, documentId: string, query: ReadQuery): Promise<Entity | null> {
+      return findFirst(uid, query, fragment(`${column(ROOT, 'document_id')} = ?`, [documentId]));
+    },
+
+    findSingle(uid: string, query: ReadQuery): Promise<Entity | null> {
+      return findFirst(uid, query, TRUE);
+    },
+  };
+}
+
+function window(pagination: Pagination): { readonly limit: number; readonly offset: number } {
+  if (pagination.kind === 'page') return { limit: pagination.pageSize, offset: Math.max(0, (pagination.page - 1) * pagination.pageSize) };
+  return { limit: pagination.limit, offset: Math.max(0, pagination.start) };
+}
+
+/** A negative limit means no limit (the parser caps limits; this only keeps SQL valid). */
+function limitClause(dialect: Dialect, limit: number, offset: number): Fragment {
+  if (limit >= 0) return fragment(' LIMIT ? OFFSET ?', [limit, offset]);
+  return dialect === 'sqlite' ? fragment(' LIMIT -1 OFFSET ?', [offset]) : fragment(' OFFSET ?', [offset]);
+}
+
+interface SharedState {
+  readonly registry: Registry;
+  projection(type: TypeInfo, spec: ProjectionSpec): Projection;
+}
+
+/**
+ * Registry and planned projections per model and dialect, shared by every engine over them, so
+ * an engine made per transaction (the write engine reading back) plans nothing twice.
+ */
+const sharedStates = new WeakMap<ModelSchema, Map<Dialect, SharedState>>();
+
+function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
+  let byDialect = sharedStates.get(model);
+  if (byDialect === undefined) sharedStates.set(model, (byDialect = new Map()));
+  let state = byDialect.get(dialect);
+  if (state === undefined) {
+    const registry = createRegistry(model);
+    const projections = new Map<string, Projection>();
+    state = {
+      registry,
+      projection(type, spec) {
+        const key = `${type.uid}|${spec.component ?? ''}|${spec.fields?.join(',') ?? '*'}|${spec.populated.map((p) => p.key).join(',')}`;
+        let projection = projections.get(key);
+        if (projection === undefined) {
+          projection = createProjection(dialect, type, spec);
+          // Shapes come from requests: bound the cache so odd queries cannot grow it forever.
+          if (projections.size >= 2000) projections.clear();
+          projections.set(key, projection);
+        }
+        return projection;
+      },
+    };
+    byDialect.set(dialect, state);
+  }
+  return state;
+}

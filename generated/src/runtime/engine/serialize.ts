@@ -1,0 +1,110 @@
+/**
+ * Rows → entities in Strapi 5's REST shape. A projection is planned once per (type, fields,
+ * populated attributes): the columns to select (only those returned, plus what populating
+ * needs) and the ordered slots of the output object, so building an entity is one pass over an
+ * array with no per-row decisions beyond value decoding.
+ *
+ * Populated attributes get their empty value here (null for to-one, [] for to-many) in schema
+ * order; loaders then fill them in. Attributes not populated are absent, as in Strapi.
+ */
+import type { Dialect, Row } from '../database.ts';
+import type { Entity } from './types.ts';
+import type { ScalarColumn, TypeInfo } from './registry.ts';
+import { column, quote } from './sql.ts';
+import { decoder, type Decoder } from './values.ts';
+
+export interface PopulatedKey {
+  readonly key: string;
+  readonly many: boolean;
+}
+
+export interface ProjectionSpec {
+  /** Scalars to return (attributes or system fields); undefined for all. `id`/`documentId` always come. */
+  readonly fields: readonly string[] | undefined;
+  /** Populated attributes (and `localizations`), with the shape of their empty value. */
+  readonly populated: readonly PopulatedKey[];
+  /** Dynamic zone entries start with `__component`. */
+  readonly component?: string;
+}
+
+export interface Projection {
+  /** The SELECT list for rows at `alias`. Localized types add `__locale`, which loaders read. */
+  select(alias: string): string;
+  build(row: Row): Entity;
+}
+
+/** Column alias of the row's locale, selected on localized types whether returned or not. */
+export const LOCALE_KEY = '__locale';
+
+type Slot =
+  | { readonly kind: 'value'; readonly key: string; readonly decode: Decoder | undefined }
+  | { readonly kind: 'empty'; readonly key: string; readonly many: boolean }
+  | { readonly kind: 'constant'; readonly key: string; readonly value: string };
+
+export function createProjection(dialect: Dialect, type: TypeInfo, spec: ProjectionSpec): Projection {
+  const wanted = spec.fields === undefined ? undefined : new Set(spec.fields);
+  const returned = (scalar: ScalarColumn): boolean => !scalar.hidden && (wanted === undefined || wanted.has(scalar.name));
+  const populated = new Map(spec.populated.map((p) => [p.key, p]));
+
+  const selected: ScalarColumn[] = [];
+  const slots: Slot[] = [];
+  const value = (scalar: ScalarColumn): void => {
+    selected.push(scalar);
+    slots.push({ kind: 'value', key: scalar.name, decode: decoder(dialect, scalar.type) });
+  };
+
+  if (spec.component !== undefined) slots.push({ kind: 'constant', key: '__component', value: spec.component });
+  value(type.columns.get('id')!);
+  if (!type.isComponent) value(type.columns.get('documentId')!);
+  for (const name of Object.keys(type.attributes)) {
+    const scalar = type.columns.get(name);
+    if (scalar !== undefined) {
+      if (returned(scalar)) value(scalar);
+      continue;
+    }
+    const p = populated.get(name);
+    if (p !== undefined) slots.push({ kind: 'empty', key: name, many: p.many });
+  }
+  for (const scalar of type.trailingSystem) if (returned(scalar)) value(scalar);
+  const localizations = type.attributes['localizations'] === undefined ? populated.get('localizations') : undefined;
+  if (localizations !== undefined) slots.push({ kind: 'empty', key: 'localizations', many: true });
+
+  const selects = new Map<string, string>();
+  return {
+    select(alias) {
+      let list = selects.get(alias);
+      if (list === undefined) {
+        const items = selected.map((scalar) => `${selectExpr(dialect, alias, scalar)} AS ${quote(scalar.name)}`);
+        if (type.localized) items.push(`${column(alias, 'locale')} AS ${quote(LOCALE_KEY)}`);
+        list = items.join(', ');
+        selects.set(alias, list);
+      }
+      return list;
+    },
+    build(row) {
+      const entity: Entity = {};
+      for (const slot of slots) {
+        switch (slot.kind) {
+          case 'value': {
+            const raw = row[slot.key];
+            entity[slot.key] = slot.decode === undefined ? (raw ?? null) : slot.decode(raw);
+            break;
+          }
+          case 'empty':
+            entity[slot.key] = slot.many ? [] : null;
+            break;
+          case 'constant':
+            entity[slot.key] = slot.value;
+            break;
+        }
+      }
+      return entity;
+    },
+  };
+}
+
+/** SQLite hands integers to JavaScript as doubles: bigintegers are read as text to keep every digit. */
+function selectExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
+  const expr = column(alias, scalar.column);
+  return dialect === 'sqlite' && scalar.type === 'biginteger' ? `CAST(${expr} AS TEXT)` : expr;
+}

@@ -1,0 +1,47 @@
+/**
+ * SortItem[] → ORDER BY terms. A path through relations or components sorts by a correlated
+ * subquery over the rows it reaches: MIN for ascending, MAX for descending, so a to-many path
+ * orders by its first value in that direction and never multiplies root rows. NULLs come first
+ * in ascending order and last in descending order on both databases (SQLite's own rule, which
+ * Strapi shows; PostgreSQL is told so explicitly).
+ */
+import type { SortItem } from '../query/types.ts';
+import { hop, walkSource, type JoinedTable, type PlanContext, type Scope } from './joins.ts';
+import type { ScalarColumn } from './registry.ts';
+import { fragment, joinFragments, type Fragment } from './sql.ts';
+import { orderExpr } from './values.ts';
+
+export function compileSort(ctx: PlanContext, scope: Scope, items: readonly SortItem[]): Fragment[] {
+  return items.map((item) => sortTerm(ctx, scope, item));
+}
+
+function sortTerm(ctx: PlanContext, scope: Scope, item: SortItem): Fragment {
+  const value = sortValue(ctx, scope, item);
+  const direction = item.direction === 'desc' ? 'DESC' : 'ASC';
+  const nulls = ctx.dialect === 'postgres' ? (item.direction === 'desc' ? ' NULLS LAST' : ' NULLS FIRST') : '';
+  return joinFragments([value, fragment(` ${direction}${nulls}`)], '');
+}
+
+function sortValue(ctx: PlanContext, scope: Scope, item: SortItem): Fragment {
+  const path = item.path;
+  const last = path[path.length - 1];
+  if (last === undefined) throw new Error('read engine: empty sort path');
+  if (path.length === 1) return fragment(orderExpr(ctx.dialect, scope.alias, scalarOf(scope, last)));
+  const tables: JoinedTable[] = [];
+  let current = scope;
+  for (const name of path.slice(0, -1)) {
+    const step = hop(ctx, current, name);
+    tables.push(...step.tables);
+    current = step.scope;
+  }
+  const source = walkSource(tables);
+  const aggregate = item.direction === 'desc' ? 'MAX' : 'MIN';
+  const expr = orderExpr(ctx.dialect, current.alias, scalarOf(current, last));
+  return joinFragments([fragment(`(SELECT ${aggregate}(${expr}) FROM `), source.from, fragment(' WHERE '), source.correlation, fragment(')')], '');
+}
+
+function scalarOf(scope: Scope, name: string): ScalarColumn {
+  const scalar = scope.type.columns.get(name);
+  if (scalar === undefined) throw new Error(`read engine: ${scope.type.uid} has no scalar ${name} to sort on`);
+  return scalar;
+}

@@ -1,0 +1,57 @@
+/**
+ * The document service: the one engine that REST controllers and GraphQL resolvers call, the way
+ * Strapi's document service serves both. Reads take validated queries (query/types.ts) and
+ * return JSON-ready entities in Strapi 5's REST shape; writes take request bodies, validate them
+ * against the model and return which document and locale they touched, so that the caller reads
+ * the result back with whatever populate it was asked for.
+ */
+import type { ListQuery, ReadQuery, Status } from '../query/types.ts';
+
+/** A document version as the API returns it: plain JSON values only. */
+export type Entity = { [key: string]: unknown };
+
+export interface ListResult {
+  readonly results: Entity[];
+  /** Matching documents over all pages; undefined when the query asked `withCount: false`. */
+  readonly total: number | undefined;
+}
+
+export interface ReadEngine {
+  findMany(uid: string, query: ListQuery): Promise<ListResult>;
+  /** One document's version selected by `query.status` / `query.locale`, or null. */
+  findOne(uid: string, documentId: string, query: ReadQuery): Promise<Entity | null>;
+  /** The document of a single type (there is at most one), or null. */
+  findSingle(uid: string, query: ReadQuery): Promise<Entity | null>;
+}
+
+export interface WriteOptions {
+  /** REST writes publish unless `?status=draft`, as Strapi 5 does. Ignored without draft & publish. */
+  readonly status: Status;
+  /** Target locale of a localized type; the default locale when undefined. Ignored otherwise. */
+  readonly locale?: string;
+}
+
+export interface DocumentRef {
+  readonly documentId: string;
+  readonly locale?: string;
+}
+
+export interface DeleteOptions {
+  /** A locale deletes that locale's versions only; `'*'` every locale; undefined the default locale. */
+  readonly locale?: string;
+}
+
+export interface WriteEngine {
+  /** Validates `data` (the `data` member of the request body) and creates a document. */
+  create(uid: string, data: unknown, options: WriteOptions): Promise<DocumentRef>;
+  /** Updates (or, for a new locale, creates) a version of an existing document; null if the document does not exist. */
+  update(uid: string, documentId: string, data: unknown, options: WriteOptions): Promise<DocumentRef | null>;
+  /** Creates or updates the document of a single type. */
+  putSingle(uid: string, data: unknown, options: WriteOptions): Promise<DocumentRef>;
+  /** Deletes versions of a document; false when there was nothing to delete. */
+  delete(uid: string, documentId: string, options: DeleteOptions): Promise<boolean>;
+  /** Deletes the document of a single type; false when there was none. */
+  deleteSingle(uid: string, options: DeleteOptions): Promise<boolean>;
+}
+
+export type DocumentService = ReadEngine & WriteEngine;

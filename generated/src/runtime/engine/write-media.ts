@@ -1,0 +1,37 @@
+/**
+ * Media values are rows of `files_related_mph` (file, owner type, owner row, field, position), as
+ * in Strapi. A write replaces a field's files; deleting or copying an owner row does the same to
+ * its links.
+ */
+import type { Queryable } from '../database.ts';
+import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
+import { inChunks, marks, q } from './write-sql.ts';
+
+const T = q(FILE_LINK_TABLE);
+
+export async function replaceMedia(db: Queryable, ownerUid: string, ownerId: number, field: string, fileIds: readonly number[], fresh: boolean): Promise<void> {
+  if (!fresh) await db.execute(`DELETE FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ?`, [ownerUid, ownerId, field]);
+  for (const [index, fileId] of fileIds.entries()) {
+    await db.execute(`INSERT INTO ${T} (file_id, related_type, related_id, field, ord) VALUES (?, ?, ?, ?, ?)`, [fileId, ownerUid, ownerId, field, index + 1]);
+  }
+}
+
+/** Removes every media link of these owner rows. */
+export async function deleteMediaOf(db: Queryable, ownerUid: string, ownerIds: readonly number[]): Promise<void> {
+  await inChunks(ownerIds, async (ids) => {
+    await db.execute(`DELETE FROM ${T} WHERE related_type = ? AND related_id IN (${marks(ids.length)})`, [ownerUid, ...ids]);
+  });
+}
+
+/** Gives `toId` the files `fromId` has in `field`, in the same order. */
+export async function copyMedia(db: Queryable, ownerUid: string, fromId: number, toId: number, field: string): Promise<void> {
+  await db.execute(
+    `INSERT INTO ${T} (file_id, related_type, related_id, field, ord)
+     SELECT file_id, related_type, ?, field, ord FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id`,
+    [toId, ownerUid, fromId, field],
+  );
+}
+
+export async function deleteFieldMedia(db: Queryable, ownerUid: string, ownerId: number, field: string): Promise<void> {
+  await db.execute(`DELETE FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ?`, [ownerUid, ownerId, field]);
+}

@@ -1,0 +1,123 @@
+/**
+ * GraphQL over HTTP: Apollo Server 5 on the Express app, at `/graphql` by default.
+ *
+ *   POST  application/json { query, variables, operationName }  any operation
+ *   GET   ?query=...&variables=...                              queries only (mutations: 405);
+ *                                                               needs an `apollo-require-preflight`
+ *                                                               or `x-apollo-operation-name` header
+ *                                                               (CSRF prevention)
+ *   GET   from a browser (Accept: text/html)                    the GraphiQL IDE (ide.ts)
+ *
+ * What this layer adds to the schema it is given: the document limits of limits.ts and cost.ts,
+ * Strapi's error shapes (errors.ts), no stack traces, no CDN landing page, no batching and no
+ * automatic persisted queries (fewer ways around the limits), and nothing sent to Apollo's cloud
+ * whatever the environment says.
+ */
+import { ApolloServer, type BaseContext } from '@apollo/server';
+import {
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
+import type { ApolloServerOptionsWithTypeDefs } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { DocumentNode, GraphQLSchema } from './graphql-js.ts';
+import type { AppContext, Mount, MountFactory } from '../server.ts';
+import { costLimitPlugin } from './cost.ts';
+import { contextError, formatGraphqlError } from './errors.ts';
+import { ideRouter, type IdeOptions } from './ide.ts';
+import { aliasLimitRule, depthLimitRule, graphqlLimits, type GraphqlLimits } from './limits.ts';
+
+/** Resolvers in the shape Apollo (graphql-tools) accepts: `{ Query: { articles: (parent, args, context, info) => ... } }`. */
+export type GraphqlResolvers<TContext extends BaseContext> = NonNullable<ApolloServerOptionsWithTypeDefs<TContext>['resolvers']>;
+
+/** Either SDL and resolvers, or a schema built elsewhere (e.g. with graphql-js and resolvers attached). */
+export type GraphqlSchemaSource<TContext extends BaseContext> =
+  | { readonly typeDefs: string | DocumentNode; readonly resolvers: GraphqlResolvers<TContext>; readonly schema?: undefined }
+  | { readonly schema: GraphQLSchema; readonly typeDefs?: undefined; readonly resolvers?: undefined };
+
+export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TContext> & {
+  /** Builds the per-request context resolvers receive. Throwing an HttpError answers with its Strapi code and status. */
+  readonly context: (req: Request) => TContext | Promise<TContext>;
+  /** Where to serve GraphQL. Default `/graphql`. */
+  readonly path?: string;
+  /** The browser IDE: on by default; `false` turns it off. */
+  readonly ide?: boolean | IdeOptions;
+  /** Overrides of the limits read from config/plugins.json, and of maxTokens/unboundedListSize. */
+  readonly limits?: Partial<GraphqlLimits>;
+};
+
+export const defaultGraphqlPath = '/graphql';
+
+/**
+ * The GraphQL mount of a generated project:
+ *
+ *   startServer({ ..., mounts: [restMount(...), graphqlMount((app) => ({ typeDefs, resolvers, context: (req) => ({ ... }) }))] })
+ *
+ * `setup` may depend on the AppContext (database, config, logger), hence the function form.
+ */
+export function graphqlMount<TContext extends BaseContext>(
+  setup: GraphqlSetup<TContext> | ((app: AppContext) => GraphqlSetup<TContext> | Promise<GraphqlSetup<TContext>>),
+): MountFactory {
+  return async (app) => createGraphqlMount(app, typeof setup === 'function' ? await setup(app) : setup);
+}
+
+/** Starts Apollo for `setup` and returns the mount. Exposed for embedding; most callers want graphqlMount. */
+export async function createGraphqlMount<TContext extends BaseContext>(app: AppContext, setup: GraphqlSetup<TContext>): Promise<Mount> {
+  const limits = graphqlLimits(app.config.plugins.graphql, setup.limits);
+  const logger = app.logger.child({ component: 'graphql' });
+  const server = new ApolloServer<TContext>({
+    ...schemaOptions(setup),
+    introspection: true,
+    // A plain `content-type: application/json` POST passes; what a cross-site form could send does not.
+    csrfPrevention: true,
+    includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: false,
+    allowBatchedHttpRequests: false,
+    persistedQueries: false,
+    stopOnTerminationSignals: false,
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules: [depthLimitRule(limits.depthLimit), aliasLimitRule(limits.maxAliases)],
+    // A backstop for fragment fan-out; the cost limit normally refuses such documents first.
+    maxRecursiveSelections: true,
+    formatError: formatGraphqlError(logger),
+    logger,
+    plugins: [
+      costLimitPlugin<TContext>(limits),
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+    ],
+  });
+  await server.start();
+
+  const router = Router();
+  if (setup.ide !== false) router.use(ideRouter(setup.ide === true || setup.ide === undefined ? {} : setup.ide));
+  const graphql = expressMiddleware(server, {
+    context: async ({ req }) => {
+      try {
+        return await setup.context(req);
+      } catch (error) {
+        throw contextError(error, logger);
+      }
+    },
+  });
+  router.all('/', withBody, graphql);
+  return { path: setup.path ?? defaultGraphqlPath, handler: router };
+}
+
+function schemaOptions<TContext extends BaseContext>(source: GraphqlSchemaSource<TContext>): { schema: GraphQLSchema } | { typeDefs: string | DocumentNode; resolvers: GraphqlResolvers<TContext> } {
+  return source.schema === undefined ? { typeDefs: source.typeDefs, resolvers: source.resolvers } : { schema: source.schema };
+}
+
+/**
+ * Express 5 leaves `req.body` unset when no parser ran (a POST without a JSON content type), and
+ * the integration then answers 500. Unset means "no body": let Apollo answer that with its 400.
+ */
+const withBody: RequestHandler = (req, _res, next) => {
+  if (!('body' in req)) (req as { body?: unknown }).body = undefined;
+  next();
+};

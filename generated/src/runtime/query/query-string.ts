@@ -1,0 +1,44 @@
+/**
+ * The query string in Strapi's bracket notation, parsed by `qs` with every limit explicit and
+ * enforced: past a limit the request is a 400, never a silently different query (by default qs
+ * turns an array of more than 20 items into an object, and cuts deeper nesting into a string key).
+ */
+import qs from 'qs';
+import { ValidationError } from '../errors.ts';
+
+export const QUERY_LIMITS = {
+  /** Nesting of brackets: `populate[a][populate][b][populate][c]...` */
+  depth: 20,
+  /** Highest array index, e.g. `filters[$or][99]`. */
+  arrayLimit: 100,
+  /** Number of `key=value` pairs. */
+  parameterLimit: 1000,
+} as const;
+
+const OPTIONS = {
+  ...QUERY_LIMITS,
+  strictDepth: true,
+  throwOnLimitExceeded: true,
+  allowDots: false,
+  // Objects without a prototype: a key like `constructor` or `__proto__` is data, never a path
+  // into Object.prototype.
+  plainObjects: true,
+  allowPrototypes: false,
+  ignoreQueryPrefix: true,
+} as const;
+
+export function parseQueryString(search: string): Record<string, unknown> {
+  try {
+    return qs.parse(search, OPTIONS);
+  } catch (error) {
+    throw new ValidationError(limitMessage(error), { source: 'query' });
+  }
+}
+
+function limitMessage(error: unknown): string {
+  const text = error instanceof Error ? error.message : '';
+  if (/parameter limit/i.test(text)) return `Invalid query string: more than ${QUERY_LIMITS.parameterLimit} parameters`;
+  if (/array limit/i.test(text)) return `Invalid query string: an array has more than ${QUERY_LIMITS.arrayLimit} items`;
+  if (/depth/i.test(text)) return `Invalid query string: brackets nested deeper than ${QUERY_LIMITS.depth} levels`;
+  return 'Invalid query string';
+}

@@ -1,0 +1,269 @@
+/**
+ * What the upload routes do, without HTTP: upload, replace, update info, find and delete files.
+ * A failed upload leaves nothing behind: files are checked and their formats made in a work
+ * folder, the rows are inserted in one transaction, and the files are moved into place inside it,
+ * so that a failure anywhere (validation, sharp, the database, the disk, the commit) takes every
+ * row and every placed file back.
+ */
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { UploadConfig } from '../config.ts';
+import type { Database } from '../database.ts';
+import { createDocumentId } from '../document-id.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import { generateFormats, readImageFacts, UnreadableImageError, type MediaFormat } from './formats.ts';
+import { bytesToKilobytes, generateHash } from './hash.ts';
+import { isMimeAllowed, verifyContentType } from './mime.ts';
+import { notAllowed, type FileInfo, type ReceivedFile } from './multipart.ts';
+import {
+  deleteFileRow,
+  findFileRow,
+  findFileRows,
+  insertFile,
+  listFileRows,
+  updateFileContentRow,
+  updateFileInfoRow,
+} from './repository.ts';
+import { plainExtension, sanitizeFileName, storedNameFromUrl } from './safety.ts';
+import { serializeFile, type MediaFile } from './serialize.ts';
+import type { Placement, StagedFile, UploadFolder } from './storage.ts';
+
+export const localProvider = 'local';
+
+/** Strapi's upload 404 message. */
+export const fileNotFoundMessage = 'file.notFound';
+
+/** Extensions for files whose name has none, by the type their content was found to be. */
+const extensionByMime: Readonly<Record<string, string>> = {
+  'image/png': '.png',
+  'image/jpeg': '.jpg',
+  'image/gif': '.gif',
+  'image/webp': '.webp',
+  'image/avif': '.avif',
+  'image/tiff': '.tif',
+  'image/bmp': '.bmp',
+  'image/svg+xml': '.svg',
+  'application/pdf': '.pdf',
+  'application/zip': '.zip',
+  'application/json': '.json',
+  'text/plain': '.txt',
+  'text/csv': '.csv',
+  'text/html': '.html',
+  'audio/mpeg': '.mp3',
+  'video/mp4': '.mp4',
+  'video/webm': '.webm',
+};
+
+/** A checked file, its formats made, ready to be inserted and moved into place. */
+interface PreparedFile {
+  readonly name: string;
+  readonly alternativeText: string | null;
+  readonly caption: string | null;
+  readonly hash: string;
+  readonly ext: string | null;
+  readonly mime: string;
+  readonly size: number;
+  readonly width: number | null;
+  readonly height: number | null;
+  readonly formats: Readonly<Record<string, MediaFormat>> | null;
+  readonly staged: readonly StagedFile[];
+}
+
+export class UploadService {
+  constructor(
+    private readonly db: Database,
+    private readonly folder: UploadFolder,
+    private readonly config: UploadConfig,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Creates one file per received file, all or none. `workDir` holds the received files. */
+  async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[], workDir: string): Promise<MediaFile[]> {
+    if (files.length === 0 || files.some((file) => file.size === 0)) throw new ValidationError('Files are empty');
+    const prepared: PreparedFile[] = [];
+    for (const [index, file] of files.entries()) {
+      const info = infos[index] ?? {};
+      const originalName = sanitizeFileName(file.originalName);
+      const name = info.name === undefined || info.name === null || info.name === '' ? originalName : sanitizeFileName(info.name);
+      // The extension comes from the file's own name (Strapi's rule), or from its content.
+      const ext = plainExtension(originalName);
+      prepared.push(
+        await this.prepare(file, workDir, {
+          name,
+          alternativeText: info.alternativeText ?? null,
+          caption: info.caption ?? null,
+          // Strapi slugs the name without the original's extension.
+          hash: generateHash(ext !== undefined && name.endsWith(ext) ? name.slice(0, -ext.length) : name),
+          ext,
+        }),
+      );
+    }
+
+    const now = new Date();
+    let placement: Placement | undefined;
+    try {
+      const rows = await this.db.transaction(async (tx) => {
+        const ids: number[] = [];
+        for (const file of prepared) {
+          ids.push(
+            await insertFile(tx, {
+              documentId: createDocumentId(),
+              name: file.name,
+              alternativeText: file.alternativeText,
+              caption: file.caption,
+              width: file.width,
+              height: file.height,
+              formats: file.formats === null ? null : JSON.stringify(file.formats),
+              hash: file.hash,
+              ext: file.ext,
+              mime: file.mime,
+              size: file.size,
+              url: `/uploads/${file.hash}${file.ext ?? ''}`,
+              provider: localProvider,
+              folderPath: '/',
+              now,
+            }),
+          );
+        }
+        const inserted = await findFileRows(tx, ids);
+        // Last, so that nothing is on disk unless every row is in; undone if the commit fails.
+        placement = await this.folder.place(prepared.flatMap((file) => file.staged));
+        return inserted;
+      });
+      return rows.map(serializeFile);
+    } catch (error) {
+      await placement?.undo();
+      throw error;
+    }
+  }
+
+  /**
+   * Replaces a file's content, keeping its hash and extension so that its URL stays valid, as
+   * Strapi does. The old original and formats are moved aside and restored if anything fails.
+   */
+  async replace(id: number, file: ReceivedFile, info: FileInfo, workDir: string): Promise<MediaFile> {
+    const current = await this.findOne(id);
+    if (current === undefined) throw new NotFoundError(fileNotFoundMessage);
+    if (file.size === 0) throw new ValidationError('Files are empty');
+    const originalName = sanitizeFileName(file.originalName);
+    const prepared = await this.prepare(file, workDir, {
+      name: info.name === undefined || info.name === null || info.name === '' ? originalName : sanitizeFileName(info.name),
+      alternativeText: info.alternativeText === undefined ? current.alternativeText : info.alternativeText,
+      caption: info.caption === undefined ? current.caption : info.caption,
+      hash: current.hash,
+      ext: current.ext,
+    });
+    const displaced = [current.url, ...Object.values(current.formats ?? {}).map((format) => format.url)]
+      .map(storedNameFromUrl)
+      .filter((name): name is string => name !== undefined);
+    const backupDir = join(workDir, 'displaced');
+    await mkdir(backupDir, { recursive: true });
+
+    let placement: Placement | undefined;
+    try {
+      const row = await this.db.transaction(async (tx) => {
+        await updateFileContentRow(tx, id, {
+          name: prepared.name,
+          alternativeText: prepared.alternativeText,
+          caption: prepared.caption,
+          width: prepared.width,
+          height: prepared.height,
+          formats: prepared.formats === null ? null : JSON.stringify(prepared.formats),
+          mime: prepared.mime,
+          size: prepared.size,
+          now: new Date(),
+        });
+        const updated = await findFileRow(tx, id);
+        placement = await this.folder.place(prepared.staged, { names: displaced, backupDir });
+        return updated;
+      });
+      if (row === undefined) throw new NotFoundError(fileNotFoundMessage);
+      return serializeFile(row);
+    } catch (error) {
+      await placement?.undo();
+      throw error;
+    }
+  }
+
+  /** Changes name, alternative text and caption; absent or null values keep the current ones (Strapi's rule). */
+  async updateInfo(id: number, info: FileInfo): Promise<MediaFile> {
+    const row = await this.db.transaction(async (tx) => {
+      const existing = await findFileRow(tx, id);
+      if (existing === undefined) return undefined;
+      const current = serializeFile(existing);
+      await updateFileInfoRow(tx, id, {
+        name: info.name === undefined || info.name === null ? current.name : sanitizeFileName(info.name),
+        alternativeText: info.alternativeText ?? current.alternativeText,
+        caption: info.caption ?? current.caption,
+        now: new Date(),
+      });
+      return findFileRow(tx, id);
+    });
+    if (row === undefined) throw new NotFoundError(fileNotFoundMessage);
+    return serializeFile(row);
+  }
+
+  async findOne(id: number): Promise<MediaFile | undefined> {
+    const row = await findFileRow(this.db, id);
+    return row === undefined ? undefined : serializeFile(row);
+  }
+
+  /** Every file by id: the default listing until the query engine serves `/api/upload/files`. */
+  async findAll(): Promise<MediaFile[]> {
+    return (await listFileRows(this.db)).map(serializeFile);
+  }
+
+  /**
+   * Deletes a file's row and links, then its original and formats from disk. The disk comes
+   * second: a failed delete must not leave a row pointing at nothing.
+   */
+  async remove(id: number): Promise<MediaFile | undefined> {
+    const deleted = await this.db.transaction(async (tx) => {
+      const row = await findFileRow(tx, id);
+      if (row === undefined) return undefined;
+      await deleteFileRow(tx, id);
+      return serializeFile(row);
+    });
+    if (deleted === undefined) return undefined;
+    const urls = [deleted.url, ...Object.values(deleted.formats ?? {}).map((format) => format.url)];
+    const names: string[] = [];
+    for (const url of urls) {
+      const name = storedNameFromUrl(url);
+      if (name !== undefined) names.push(name);
+      else if (deleted.provider === localProvider) this.logger.warn({ fileId: id, url }, 'upload: not deleting a file whose URL is not a plain /uploads/ name');
+    }
+    const failed = await this.folder.remove(names);
+    if (failed.length > 0) this.logger.warn({ fileId: id, files: failed }, 'upload: the file row is deleted but some files could not be removed from disk');
+    return deleted;
+  }
+
+  /** `identity.ext` undefined: derive the extension from the content's type. */
+  private async prepare(
+    file: ReceivedFile,
+    workDir: string,
+    identity: Pick<PreparedFile, 'name' | 'alternativeText' | 'caption' | 'hash'> & { readonly ext: string | null | undefined },
+  ): Promise<PreparedFile> {
+    const mime = await verifyContentType(file.path, file.declaredMime, identity.name);
+    if (!isMimeAllowed(mime, this.config.allowedMimeTypes)) throw notAllowed(mime);
+    const ext = identity.ext === undefined ? (extensionByMime[mime] ?? null) : identity.ext;
+    let facts;
+    try {
+      facts = await readImageFacts(file.path, mime);
+    } catch (error) {
+      if (error instanceof UnreadableImageError) throw new ValidationError(`"${identity.name}" is not a readable ${mime} image`);
+      throw error;
+    }
+    const formats = await generateFormats({ path: file.path, name: identity.name, hash: identity.hash, ext, mime }, facts, workDir);
+    return {
+      ...identity,
+      ext,
+      mime,
+      size: bytesToKilobytes(file.size),
+      width: facts.width,
+      height: facts.height,
+      formats: formats.length === 0 ? null : Object.fromEntries(formats.map((format) => [format.name, format.format])),
+      staged: [{ stagedPath: file.path, fileName: `${identity.hash}${ext ?? ''}` }, ...formats.map(({ stagedPath, fileName }) => ({ stagedPath, fileName }))],
+    };
+  }
+}

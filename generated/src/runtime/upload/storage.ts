@@ -1,0 +1,152 @@
+/**
+ * The local provider's disk: `<projectRoot>/public/uploads`, served at `/uploads`. Uploads are
+ * written to a work folder under `.tmp/` inside it (same file system, so moving a file into place
+ * is one atomic link or rename) and only moved into place once their rows are inserted; every
+ * move can be undone until the transaction has committed.
+ */
+import { constants, mkdirSync } from 'node:fs';
+import { copyFile, link, mkdir, mkdtemp, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { resolveInside } from './safety.ts';
+
+/** The work folder's parent; a dot folder, so the static route never serves it. */
+export const tmpFolderName = '.tmp';
+
+/** Work folders older than this are leftovers of a crashed process. */
+const staleWorkDirMs = 24 * 60 * 60 * 1000;
+
+export interface WorkDir {
+  readonly path: string;
+  /** Removes the folder and whatever is still in it. Never throws. */
+  remove(): Promise<void>;
+}
+
+/** A file written in a work folder, and the name it gets in the upload folder. */
+export interface StagedFile {
+  readonly stagedPath: string;
+  readonly fileName: string;
+}
+
+/** Files moved into the upload folder, which can still be taken back. */
+export interface Placement {
+  /** Removes what was placed and restores what it displaced. Never throws. */
+  undo(): Promise<void>;
+}
+
+export class UploadFolder {
+  readonly root: string;
+  readonly tmpRoot: string;
+
+  private constructor(root: string) {
+    this.root = resolve(root);
+    this.tmpRoot = join(this.root, tmpFolderName);
+  }
+
+  /** Creates the folders if needed; synchronous because it runs once, while the app is built. */
+  static openSync(root: string): UploadFolder {
+    const folder = new UploadFolder(root);
+    mkdirSync(folder.tmpRoot, { recursive: true });
+    return folder;
+  }
+
+  /** The absolute path of a stored file; throws PathEscapeError for a name that is not one. */
+  pathOf(fileName: string): string {
+    return resolveInside(this.root, fileName);
+  }
+
+  async createWorkDir(): Promise<WorkDir> {
+    await mkdir(this.tmpRoot, { recursive: true });
+    const path = await mkdtemp(join(this.tmpRoot, 'work-'));
+    return { path, remove: () => rm(path, { recursive: true, force: true }).catch(() => undefined) };
+  }
+
+  /**
+   * Moves staged files into place without ever overwriting one: a name that exists already is an
+   * error, and whatever was placed before it is taken back. `displace` names files to move out of
+   * the way first (into `backupDir`), for a replacement that reuses their names; undo puts them back.
+   */
+  async place(files: readonly StagedFile[], displace: { readonly names: readonly string[]; readonly backupDir: string } = { names: [], backupDir: '' }): Promise<Placement> {
+    const placed: string[] = [];
+    const moved: Array<{ from: string; backup: string }> = [];
+    const undo = async (): Promise<void> => {
+      for (const target of placed.splice(0).reverse()) await unlink(target).catch(() => undefined);
+      for (const { from, backup } of moved.splice(0).reverse()) await rename(backup, from).catch(() => undefined);
+    };
+    try {
+      for (const name of new Set(displace.names)) {
+        const from = this.pathOf(name);
+        const backup = resolveInside(displace.backupDir, name);
+        try {
+          await rename(from, backup);
+          moved.push({ from, backup });
+        } catch (error) {
+          if (!isCode(error, 'ENOENT')) throw error;
+        }
+      }
+      for (const file of files) {
+        const target = this.pathOf(file.fileName);
+        await linkExclusive(file.stagedPath, target);
+        placed.push(target);
+      }
+    } catch (error) {
+      await undo();
+      throw error;
+    }
+    return { undo };
+  }
+
+  /** Deletes stored files; missing ones are fine. Returns the names that could not be deleted. */
+  async remove(fileNames: readonly string[]): Promise<string[]> {
+    const failed: string[] = [];
+    for (const name of fileNames) {
+      try {
+        await unlink(this.pathOf(name));
+      } catch (error) {
+        if (!isCode(error, 'ENOENT')) failed.push(name);
+      }
+    }
+    return failed;
+  }
+
+  /** Removes work folders a crashed process left behind. Best effort: never throws. */
+  async sweep(now = Date.now()): Promise<void> {
+    let entries: string[];
+    try {
+      entries = await readdir(this.tmpRoot);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(this.tmpRoot, entry);
+      try {
+        if (now - (await stat(path)).mtimeMs > staleWorkDirMs) await rm(path, { recursive: true, force: true });
+      } catch {
+        // Another process may be removing it too.
+      }
+    }
+  }
+}
+
+/**
+ * A hard link fails when the target exists, which is exactly "create, never overwrite". On a file
+ * system without hard links, an exclusive copy does the same, more slowly.
+ */
+async function linkExclusive(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+    return;
+  } catch (error) {
+    if (isCode(error, 'EEXIST')) throw error;
+  }
+  try {
+    await copyFile(from, to, constants.COPYFILE_EXCL);
+  } catch (error) {
+    // A partial copy is ours to remove; an existing file is not.
+    if (!isCode(error, 'EEXIST')) await unlink(to).catch(() => undefined);
+    throw error;
+  }
+}
+
+function isCode(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}

@@ -1,0 +1,13 @@
+/** What REST controllers need from the running application. */
+import type { AccessResolver } from '../access.ts';
+import type { I18nConfig, RestConfig } from '../config.ts';
+import type { DocumentService } from '../engine/types.ts';
+import type { ModelSchema } from '../schema.ts';
+
+export interface RestContext {
+  readonly model: ModelSchema;
+  readonly documents: DocumentService;
+  readonly rest: RestConfig;
+  readonly i18n: I18nConfig;
+  readonly resolveAccess: AccessResolver;
+}

@@ -1,0 +1,137 @@
+/**
+ * REST controllers of one content type, Strapi 5's routes and shapes:
+ *   collection type  GET|POST /api/<plural>   GET|PUT|DELETE /api/<plural>/:documentId
+ *   single type      GET|PUT|DELETE /api/<singular>
+ * Each handler: authorize the action, parse and validate the query string against the type's
+ * static table, call the document service, wrap the result in Strapi's envelope.
+ */
+import { Router, type Request, type RequestHandler } from 'express';
+import { authorize, canRead, type Access } from '../access.ts';
+import type { ContentTypeSchema } from '../schema.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import type { WriteOptions } from '../engine/types.ts';
+import { parseListQuery, parseQueryString, parseReadQuery } from '../query/params.ts';
+import type { ReadQuery } from '../query/types.ts';
+import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
+import type { RestContext } from './context.ts';
+
+export type RoutesFactory = (context: RestContext) => Router;
+
+export function collectionTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
+  return (context) => {
+    const handlers = controller(schema, context);
+    const base = `/${schema.pluralName}`;
+    return Router()
+      .get(base, handlers.find)
+      .post(base, handlers.create)
+      .get(`${base}/:documentId`, handlers.findOne)
+      .put(`${base}/:documentId`, handlers.update)
+      .delete(`${base}/:documentId`, handlers.delete);
+  };
+}
+
+export function singleTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
+  return (context) => {
+    const handlers = controller(schema, context);
+    const base = `/${schema.singularName}`;
+    return Router().get(base, handlers.findSingle).put(base, handlers.putSingle).delete(base, handlers.deleteSingle);
+  };
+}
+
+type Handlers = Record<'find' | 'findOne' | 'create' | 'update' | 'delete' | 'findSingle' | 'putSingle' | 'deleteSingle', RequestHandler>;
+
+function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
+  const { uid } = schema;
+  const { documents } = context;
+  const queryContext = (access: Access) => ({ schema, model: context.model, rest: context.rest, i18n: context.i18n, canRead: (target: string) => canRead(access, target) });
+  const allowed = (req: Request, action: string): Access => {
+    const access = context.resolveAccess(req);
+    authorize(access, `${uid}.${action}`);
+    return access;
+  };
+  const readQuery = (req: Request, access: Access): ReadQuery => parseReadQuery(parseQueryString(search(req)), queryContext(access));
+  /** The version a write touched, read back with the populate and fields the request asked for. */
+  const respond = async (req: Request, access: Access, ref: { documentId: string; locale?: string }, options: WriteOptions) => {
+    const query = readQuery(req, access);
+    const entity = await documents.findOne(uid, ref.documentId, { ...query, status: options.status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) });
+    if (entity === null) throw new NotFoundError();
+    return documentEnvelope(entity);
+  };
+
+  return {
+    find: async (req, res) => {
+      const access = allowed(req, 'find');
+      const query = parseListQuery(parseQueryString(search(req)), queryContext(access));
+      const { results, total } = await documents.findMany(uid, query);
+      res.json(listEnvelope(results, paginationMeta(query.pagination, total)));
+    },
+    findOne: async (req, res) => {
+      const access = allowed(req, 'findOne');
+      const entity = await documents.findOne(uid, documentIdParam(req), readQuery(req, access));
+      if (entity === null) throw new NotFoundError();
+      res.json(documentEnvelope(entity));
+    },
+    create: async (req, res) => {
+      const access = allowed(req, 'create');
+      const options = writeOptions(readQuery(req, access));
+      const ref = await documents.create(uid, bodyData(req), options);
+      res.status(201).json(await respond(req, access, ref, options));
+    },
+    update: async (req, res) => {
+      const access = allowed(req, 'update');
+      const options = writeOptions(readQuery(req, access));
+      const ref = await documents.update(uid, documentIdParam(req), bodyData(req), options);
+      if (ref === null) throw new NotFoundError();
+      res.json(await respond(req, access, ref, options));
+    },
+    delete: async (req, res) => {
+      const access = allowed(req, 'delete');
+      await documents.delete(uid, documentIdParam(req), deleteOptions(readQuery(req, access)));
+      // Strapi answers 204 whether or not the document existed.
+      res.status(204).end();
+    },
+    findSingle: async (req, res) => {
+      const access = allowed(req, 'find');
+      const entity = await documents.findSingle(uid, readQuery(req, access));
+      if (entity === null) throw new NotFoundError();
+      res.json(documentEnvelope(entity));
+    },
+    putSingle: async (req, res) => {
+      const access = allowed(req, 'update');
+      const options = writeOptions(readQuery(req, access));
+      const ref = await documents.putSingle(uid, bodyData(req), options);
+      res.json(await respond(req, access, ref, options));
+    },
+    deleteSingle: async (req, res) => {
+      const access = allowed(req, 'delete');
+      await documents.deleteSingle(uid, deleteOptions(readQuery(req, access)));
+      res.status(204).end();
+    },
+  };
+}
+
+/** The raw query string: parsed by our own qs settings, not Express' parser. */
+function search(req: Request): string {
+  const url = req.originalUrl;
+  const at = url.indexOf('?');
+  return at === -1 ? '' : url.slice(at + 1);
+}
+
+function documentIdParam(req: Request): string {
+  return String(req.params.documentId ?? '');
+}
+
+/** Strapi's `{ data: {...} }` request body. */
+function bodyData(req: Request): unknown {
+  const body: unknown = req.body;
+  if (body === null || typeof body !== 'object' || !('data' in body)) throw new ValidationError('Missing "data" payload in the request body');
+  return (body as { data: unknown }).data;
+}
+
+function writeOptions(query: ReadQuery): WriteOptions {
+  return query.locale === undefined || query.locale === '*' ? { status: query.status } : { status: query.status, locale: query.locale };
+}
+
+function deleteOptions(query: ReadQuery): { locale?: string } {
+  return query.locale === undefined ? {} : { locale: query.locale };
+}

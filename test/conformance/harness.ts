@@ -1,0 +1,103 @@
+/**
+ * Replays ../shared/conformance against a capi server: generate the conformance model, configure
+ * it as the reference Strapi was configured, start it on an empty database, seed it through the
+ * public API, run the recorded cases and compare with Strapi's answers.
+ */
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { capi, node, startServer, type RunningServer } from '../support/cli.ts';
+import { repoRoot } from '../support/model.ts';
+
+export const conformanceDir = resolve(repoRoot, '..', 'shared', 'conformance');
+
+export interface CaseResult {
+  readonly name: string;
+  readonly passed: boolean;
+  /** compare.mjs' diff lines for a failed case. */
+  readonly diff: readonly string[];
+}
+
+export interface ConformanceRun {
+  readonly results: readonly CaseResult[];
+  readonly passed: number;
+  readonly failed: number;
+}
+
+export interface HarnessOptions {
+  readonly database: 'sqlite' | 'postgres';
+  /** PostgreSQL URL of an empty database (sqlite uses a file in the project). */
+  readonly databaseUrl?: string;
+  /** Regular expression selecting cases, e.g. `^rest-`. */
+  readonly only?: string;
+  /** Where the project and the outputs go (created; previous content removed). */
+  readonly workDir: string;
+}
+
+/** Configuration of the reference server (conformance README, "How the reference server was configured"). */
+function referenceConfig(model: { contentTypes: Record<string, { uid: string; kind: string }> }): Record<string, unknown> {
+  const actions: string[] = [];
+  for (const type of Object.values(model.contentTypes)) {
+    const verbs = type.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
+    for (const verb of verbs) if (`${type.uid}.${verb}` !== 'api::internal-note.internal-note.find') actions.push(`${type.uid}.${verb}`);
+  }
+  actions.push(...['find', 'findOne', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`), 'plugin::i18n.locales.listLocales');
+  return {
+    'api.json': { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
+    'plugins.json': {
+      graphql: { config: { defaultLimit: 10, maxLimit: 20, depthLimit: 20 } },
+      i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
+    },
+    'permissions.json': { public: actions, authenticated: actions },
+  };
+}
+
+export async function prepareProject(options: HarnessOptions): Promise<string> {
+  rmSync(options.workDir, { recursive: true, force: true });
+  mkdirSync(options.workDir, { recursive: true });
+  const project = join(options.workDir, 'project');
+  const generated = await capi(['generate', '--content-types', join(conformanceDir, 'content-types'), '--out', project, '--database', options.database, '--quiet']);
+  if (generated.code !== 0) throw new Error(`capi generate failed:\n${generated.stderr}`);
+  const { model } = (await import(join(project, 'src', 'model.ts'))) as { model: { contentTypes: Record<string, { uid: string; kind: string }> } };
+  for (const [file, json] of Object.entries(referenceConfig(model))) {
+    writeFileSync(join(project, 'config', file), `${JSON.stringify(json, null, 2)}\n`);
+  }
+  return project;
+}
+
+export async function startReferenceServer(project: string, options: HarnessOptions): Promise<RunningServer> {
+  const databaseUrl = options.database === 'sqlite' ? `file:${join(options.workDir, 'conformance.db')}` : options.databaseUrl;
+  if (databaseUrl === undefined) throw new Error('a PostgreSQL run needs databaseUrl');
+  return startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+}
+
+/** Seeds through HTTP, runs the cases and compares; throws when seeding fails. */
+export async function replay(server: RunningServer, options: HarnessOptions): Promise<ConformanceRun> {
+  const map = join(options.workDir, 'seed-map.json');
+  const out = join(options.workDir, 'out');
+  const seeded = await node([join(conformanceDir, 'seed.mjs'), '--base', server.url, '--out', map], { cwd: conformanceDir });
+  if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stderr}\n${seeded.stdout}`);
+  const only = options.only === undefined ? [] : ['--only', options.only];
+  const ran = await node([join(conformanceDir, 'run-cases.mjs'), '--base', server.url, '--map', map, '--out', out, ...only], { cwd: conformanceDir });
+  if (ran.code !== 0) throw new Error(`run-cases failed:\n${ran.stderr}`);
+  const compared = await node([join(conformanceDir, 'compare.mjs'), join(conformanceDir, 'golden'), out, '--ignore-keys', 'size,sizeInBytes', ...only, '--max-diffs', '6'], {
+    cwd: conformanceDir,
+  });
+  return parseComparison(compared.stdout);
+}
+
+/** Reads compare.mjs' report: `PASS name` / `FAIL name` followed by indented diff lines. */
+export function parseComparison(report: string): ConformanceRun {
+  const results: CaseResult[] = [];
+  for (const line of report.split('\n')) {
+    const verdict = /^(PASS|FAIL|MISSING)\s+(\S+)/.exec(line);
+    if (verdict) results.push({ name: verdict[2] ?? '', passed: verdict[1] === 'PASS', diff: [] });
+    else if (line.startsWith(' ') && results.length > 0) (results.at(-1)?.diff as string[]).push(line.trim());
+  }
+  const passed = results.filter((r) => r.passed).length;
+  return { results, passed, failed: results.length - passed };
+}
+
+export function caseNames(prefix: string): string[] {
+  const cases = JSON.parse(readFileSync(join(conformanceDir, 'cases.json'), 'utf8')) as { name: string }[];
+  return cases.map((c) => c.name).filter((name) => name.startsWith(prefix) && existsSync(join(conformanceDir, 'golden', `${name}.json`)));
+}
