@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
 import type { ListQuery, PopulateNode } from '../query/types.ts';
 import { createReadEngine } from './read.ts';
-import { allOf, anyOf, asc, cond, desc, eq, listQuery, nested, seedConformance, type Seeded } from './test-seed.ts';
+import { allOf, anyOf, asc, cond, desc, eq, listQuery, nested, normalizeLikeConformance as normalize, seedConformance, type Seeded } from './test-seed.ts';
 import type { ReadEngine } from './types.ts';
 
 const goldenDir = resolve(import.meta.dirname, '..', '..', '..', '..', 'shared', 'conformance', 'golden');
@@ -213,28 +213,6 @@ const cases: readonly Case[] = [
   { name: 'rest-unknown-query-param', uid: ARTICLE, read: 'many', query: { fields: ['slug'], sort: bySlug } },
   { name: 'rest-upload-files-filter-mime', uid: FILE, read: 'many', query: { filters: eq('mime', 'image/png'), sort: [desc('name')], fields: ['name', 'mime'] } },
 ];
-
-/** The conformance tools' normalization (README "Cases, templates and normalization"). */
-function normalize(value: unknown, seeded: Seeded, key?: string): unknown {
-  if (Array.isArray(value)) return value.map((item) => normalize(item, seeded));
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalize(v, seeded, k)]));
-  }
-  if (key === 'id' && typeof value === 'number') return '<id>';
-  if ((key === 'createdAt' || key === 'updatedAt' || key === 'publishedAt') && typeof value === 'string') return '<timestamp>';
-  if (key === 'documentId' && typeof value === 'string') {
-    const doc = Object.entries(seeded.doc).find(([, id]) => id === value);
-    if (doc !== undefined) return `<doc:${doc[0]}>`;
-    const file = Object.entries(seeded.fileDoc).find(([, id]) => id === value);
-    if (file !== undefined) return `<mediaDoc:${file[0]}>`;
-  }
-  if (typeof value === 'string') {
-    let out = value;
-    for (const [label, hash] of Object.entries(seeded.fileHash)) out = out.replaceAll(hash, `<hash:${label}>`);
-    return out;
-  }
-  return value;
-}
 
 /** `/api/upload/files` adds isUrlSigned outside the engine. */
 function withoutUploadKeys(value: unknown): unknown {

@@ -649,3 +649,28 @@ export const desc = (path: string): SortItem => ({ path: path.split('.'), direct
 export function listQuery(query: Partial<ListQuery> = {}): ListQuery {
   return { status: 'published', populate: {}, sort: [], pagination: { kind: 'page', page: 1, pageSize: 25, withCount: true }, ...query };
 }
+
+/**
+ * The conformance tools' normalization of a response (../shared/conformance/README.md, "Cases,
+ * templates and normalization"), so engine output compares with the recorded golden bodies.
+ */
+export function normalizeLikeConformance(value: unknown, seeded: Seeded, key?: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => normalizeLikeConformance(item, seeded));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, normalizeLikeConformance(v, seeded, k)]));
+  }
+  if (key === 'id' && typeof value === 'number') return '<id>';
+  if ((key === 'createdAt' || key === 'updatedAt' || key === 'publishedAt') && typeof value === 'string') return '<timestamp>';
+  if (key === 'documentId' && typeof value === 'string') {
+    const doc = Object.entries(seeded.doc).find(([, id]) => id === value);
+    if (doc !== undefined) return `<doc:${doc[0]}>`;
+    const file = Object.entries(seeded.fileDoc).find(([, id]) => id === value);
+    if (file !== undefined) return `<mediaDoc:${file[0]}>`;
+  }
+  if (typeof value === 'string') {
+    let out = value;
+    for (const [label, hash] of Object.entries(seeded.fileHash)) out = out.replaceAll(hash, `<hash:${label}>`);
+    return out;
+  }
+  return value;
+}
