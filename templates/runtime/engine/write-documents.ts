@@ -25,6 +25,7 @@ import type { Version, VersionStatus, WriteContext } from './write-context.ts';
 import { deleteLinksToDocument, deleteVersionRows } from './write-delete.ts';
 import { copyAttributes, copyVersion } from './publish-copy.ts';
 import { loadVersionTree } from './publish-load.ts';
+import { mirrorInverseRelations } from './write-relations.ts';
 import { documentLockKey, insertRow, lockKey, q } from './write-sql.ts';
 
 export interface Hasher {
@@ -214,6 +215,7 @@ async function publish(ctx: WriteContext, schema: ContentTypeSchema, documentId:
   const old = (await versionsOf(ctx, schema, documentId)).filter((v) => v.published && v.locale === locale).map((v) => v.id);
   await deleteVersionRows(ctx.db, ctx.model, schema, old);
   const published = await copyVersion(ctx.db, ctx.model, schema, draftId, { updatedAt: ctx.now, publishedAt: ctx.now });
+  await mirrorInverseRelations(ctx, version(schema, documentId, locale, 'published'));
   await syncLocales(ctx, schema, documentId, locale, published, 'published', new Set(nonLocalized(schema)));
 }
 

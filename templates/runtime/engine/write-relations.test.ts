@@ -208,6 +208,19 @@ describe.each(clients)('relations on %s', (client) => {
     });
   });
 
+  it('mirrors inverse links onto published owners when both types have draft & publish', async () => {
+    const author = ctx.model.contentTypes[AU]!;
+    const model = { ...ctx.model, contentTypes: { ...ctx.model.contentTypes, [AU]: { ...author, draftAndPublish: true } } };
+    const dp = createWriteEngine({ db: ctx.db, model, i18n });
+    const article = (await dp.create(A, { title: 'Mirrored' }, published)).documentId;
+    const writer = (await dp.create(AU, { name: 'Drafty', articles: [article] }, draft)).documentId;
+    expect(await inverse('articles_author_lnk', 'articles', writer)).toEqual([`${article}:draft:1`]);
+    await dp.update(AU, writer, {}, published);
+    expect(await inverse('articles_author_lnk', 'articles', writer)).toEqual([`${article}:draft:1`, `${article}:published:1`]);
+    await dp.update(AU, writer, { articles: [] }, published);
+    expect(await inverse('articles_author_lnk', 'articles', writer)).toEqual([]);
+  });
+
   describe('one-to-one', () => {
     it('takes the target away from the document that had it, from either side', async () => {
       const product = (await engine.create(P, { name: 'Featured', slug: 'featured' }, published)).documentId;
