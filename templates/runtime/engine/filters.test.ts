@@ -158,6 +158,9 @@ describe.each(clients)('filters on %s', (client) => {
       expect(await products(cond('specs', 'containsi', 'SILVER'))).toEqual(['delta-device']);
       expect(await products(cond('specs', 'notNull', true))).toEqual(['alpha-widget', 'beta-gadget', 'delta-device']);
       expect(await products(cond('notes', 'contains', 'Alpha notes'))).toEqual(['alpha-widget']);
+      // Equality compares the JSON text too, never parsing the value as JSON.
+      expect(await products(eq('specs', 'silver'))).toEqual([]);
+      expect(await products(cond('specs', 'ne', 'silver'))).toEqual(['alpha-widget', 'beta-gadget', 'delta-device']);
     });
 
     it('text, richtext, email, enumeration', async () => {
