@@ -54,11 +54,15 @@ export function assertWritableBody(ctx: Pick<WriteContext, 'model'>, schema: Con
   return data;
 }
 
-/** Serialises writers of values that must be unique in a type (checked, then written). */
-export async function lockForWrite(ctx: WriteContext, schema: ContentTypeSchema, documentId: string | undefined): Promise<void> {
-  if (documentId !== undefined) await lockKey(ctx.db, documentLockKey(schema.uid, documentId));
+/**
+ * Serialises writers of one document, and all writers of a type with unique values (checked,
+ * then written). The type lock comes first: taken after a document lock, it could close a cycle
+ * with a writer that holds it and waits for that document (inverse-side writes lock owners).
+ */
+export async function lockForWrite(ctx: WriteContext, schema: ContentTypeSchema, documentId: string): Promise<void> {
   const hasUnique = Object.values(schema.attributes).some((f) => f.kind === 'scalar' && (f.unique || f.type === 'uid'));
   if (hasUnique) await lockKey(ctx.db, `capi:unique:${schema.uid}`);
+  await lockKey(ctx.db, documentLockKey(schema.uid, documentId));
 }
 
 export async function createDocument(ctx: WriteContext, hash: Hasher, schema: ContentTypeSchema, documentId: string, data: Record<string, unknown>, options: WriteOptions): Promise<DocumentRef> {
