@@ -12,6 +12,7 @@ import { openDatabase, type Database } from './database.ts';
 import { NotFoundError, envelope, toErrorResponse } from './errors.ts';
 import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
 import { applyMigrations } from './migrate.ts';
+import { queryCounter } from './query-count.ts';
 import type { ModelSchema } from './schema.ts';
 
 /** What every router gets to work with. */
@@ -32,6 +33,8 @@ export interface Mount {
 export type MountFactory = (context: AppContext) => Mount | readonly Mount[] | Promise<Mount | readonly Mount[]>;
 
 export interface CreateAppOptions extends AppContext {
+  /** Report each request's SQL statement count in an `X-Query-Count` header (tests, benchmarks). */
+  readonly countQueries?: boolean;
   /** Mounted in order, after the built-in routes and before the 404 fallback. */
   readonly mounts?: readonly Mount[];
 }
@@ -41,6 +44,7 @@ export function createApp(options: CreateAppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.use(requestLog(logger));
+  if (options.countQueries === true) app.use(queryCounter(db));
   app.use(express.json({ limit: config.server.jsonLimit, type: ['application/json', 'application/*+json'] }));
 
   app.get('/_health', async (_req, res) => {
@@ -147,7 +151,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const made = await factory(context);
       mounts.push(...(isMountList(made) ? made : [made]));
     }
-    server = await listen(createApp({ ...context, mounts }), config.server.host, config.server.port);
+    const countQueries = env.CAPI_QUERY_COUNT === '1';
+    server = await listen(createApp({ ...context, mounts, countQueries }), config.server.host, config.server.port);
   } catch (error) {
     await db.close().catch(() => undefined);
     throw error;

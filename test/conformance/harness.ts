@@ -64,18 +64,32 @@ export async function prepareProject(options: HarnessOptions): Promise<string> {
   return project;
 }
 
-export async function startReferenceServer(project: string, options: HarnessOptions): Promise<RunningServer> {
+export async function startReferenceServer(project: string, options: HarnessOptions, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const databaseUrl = options.database === 'sqlite' ? `file:${join(options.workDir, 'conformance.db')}` : options.databaseUrl;
   if (databaseUrl === undefined) throw new Error('a PostgreSQL run needs databaseUrl');
-  return startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+  return startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env });
+}
+
+/** Rewrites the project's permissions.json: the reference grants with `revoke` taken away. */
+export function restrictPermissions(project: string, revoke: readonly string[]): void {
+  const path = join(project, 'config', 'permissions.json');
+  const permissions = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string[]>;
+  for (const role of Object.keys(permissions)) permissions[role] = (permissions[role] ?? []).filter((action) => !revoke.includes(action));
+  writeFileSync(path, `${JSON.stringify(permissions, null, 2)}\n`);
+}
+
+/** Runs the conformance seed through HTTP; returns the path of its seed map. */
+export async function seed(server: RunningServer, workDir: string): Promise<string> {
+  const map = join(workDir, 'seed-map.json');
+  const seeded = await node([join(conformanceDir, 'seed.mjs'), '--base', server.url, '--out', map], { cwd: conformanceDir });
+  if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stderr}\n${seeded.stdout}`);
+  return map;
 }
 
 /** Seeds through HTTP, runs the cases and compares; throws when seeding fails. */
 export async function replay(server: RunningServer, options: HarnessOptions): Promise<ConformanceRun> {
-  const map = join(options.workDir, 'seed-map.json');
+  const map = await seed(server, options.workDir);
   const out = join(options.workDir, 'out');
-  const seeded = await node([join(conformanceDir, 'seed.mjs'), '--base', server.url, '--out', map], { cwd: conformanceDir });
-  if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.stderr}\n${seeded.stdout}`);
   const only = options.only === undefined ? [] : ['--only', options.only];
   const ran = await node([join(conformanceDir, 'run-cases.mjs'), '--base', server.url, '--map', map, '--out', out, ...only], { cwd: conformanceDir });
   if (ran.code !== 0) throw new Error(`run-cases failed:\n${ran.stderr}`);
