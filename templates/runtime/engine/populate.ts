@@ -143,13 +143,24 @@ function nodeConditions(plan: PlanContext, scope: Scope, node: PopulateNode): { 
 /** Alias of the parent id list every populate statement starts from. */
 const IDS = 'ids';
 
+interface LoaderStatement {
+  /** Distinct parent keys: row ids (`integer`) or document ids (`text`). */
+  readonly ids: readonly (number | string)[];
+  readonly kind: 'integer' | 'text';
+  readonly select: string;
+  /** Tables joined to the id list; `where` ties one of their columns to `ids.value`. */
+  readonly from: string;
+  readonly where: Fragment;
+  readonly order: readonly Fragment[];
+}
+
 /**
  * `SELECT select FROM <parent ids> CROSS JOIN from WHERE where ORDER BY order`: the statement
  * walks the parent ids and probes the index of the related table for each (sql.ts idTable).
  */
-function statement(ctx: LoadContext, ids: readonly (number | string)[], kind: 'integer' | 'text', select: string, from: string, where: Fragment, order: readonly Fragment[]): Fragment {
-  const parts: Fragment[] = [fragment(`SELECT ${select} FROM `), idTable(ctx.dialect, ids, kind, IDS), fragment(` CROSS JOIN ${from} WHERE `), where];
-  if (order.length > 0) parts.push(fragment(' ORDER BY '), joinFragments(order, ', '));
+function statement(ctx: LoadContext, s: LoaderStatement): Fragment {
+  const parts: Fragment[] = [fragment(`SELECT ${s.select} FROM `), idTable(ctx.dialect, s.ids, s.kind, IDS), fragment(` CROSS JOIN ${s.from} WHERE `), s.where];
+  if (s.order.length > 0) parts.push(fragment(' ORDER BY '), joinFragments(s.order, ', '));
   return joinFragments(parts, '');
 }
 
@@ -199,15 +210,14 @@ async function loadRelation(ctx: LoadContext, key: string, field: RelationField,
     target.localized && !locales.has(undefined) ? inIds(ctx.dialect, column(t, 'locale'), [...locales] as string[], 'text') : TRUE;
   const { where, order } = nodeConditions(plan, scope, node);
   const projection = nodeProjection(ctx, target, node);
-  const sql = statement(
-    ctx,
-    [...groups.keys()],
-    field.owner ? 'integer' : 'text',
-    `${parentColumn} AS ${quote(PARENT_KEY)}, ${projection.select(t)}`,
-    `${quote(field.linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
-    and([fragment(`${parentColumn} = ${IDS}.value`), statusCondition(target, t, ctx.status), localeRestriction, where]),
-    [...order, fragment(column(l, field.owner ? 'ord' : 'inverse_ord')), fragment(column(l, 'id'))],
-  );
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: field.owner ? 'integer' : 'text',
+    select: `${parentColumn} AS ${quote(PARENT_KEY)}, ${projection.select(t)}`,
+    from: `${quote(field.linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
+    where: and([fragment(`${parentColumn} = ${IDS}.value`), statusCondition(target, t, ctx.status), localeRestriction, where]),
+    order: [...order, fragment(column(l, field.owner ? 'ord' : 'inverse_ord')), fragment(column(l, 'id'))],
+  });
   const rows = await run(ctx, sql);
 
   const many = field.cardinality === 'many';
@@ -245,18 +255,17 @@ async function loadMedia(ctx: LoadContext, owner: TypeInfo, key: string, field: 
   const groups = groupBy(parents, (p) => p.id);
   const { where, order } = nodeConditions(plan, { type: files, alias: f, locale: undefined }, node);
   const projection = nodeProjection(ctx, files, node);
-  const sql = statement(
-    ctx,
-    [...groups.keys()],
-    'integer',
-    `${column(m, 'related_id')} AS ${quote(PARENT_KEY)}, ${projection.select(f)}`,
-    `${quote(FILE_LINK_TABLE)} ${m} JOIN ${quote(files.table)} ${f} ON ${column(f, 'id')} = ${column(m, 'file_id')}`,
-    and([
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'integer',
+    select: `${column(m, 'related_id')} AS ${quote(PARENT_KEY)}, ${projection.select(f)}`,
+    from: `${quote(FILE_LINK_TABLE)} ${m} JOIN ${quote(files.table)} ${f} ON ${column(f, 'id')} = ${column(m, 'file_id')}`,
+    where: and([
       fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ? AND ${column(m, 'related_id')} = ${IDS}.value`, [owner.uid, key]),
       where,
     ]),
-    [...order, fragment(column(m, 'ord')), fragment(column(m, 'id'))],
-  );
+    order: [...order, fragment(column(m, 'ord')), fragment(column(m, 'id'))],
+  });
   const rows = await run(ctx, sql);
   const built = new Map<number, Entity>();
   for (const row of rows) {
@@ -280,15 +289,14 @@ async function componentRows(
 ): Promise<{ readonly rows: Row[]; readonly groups: Map<number, Parent[]> }> {
   const c = 'c';
   const groups = groupBy(parents, (p) => p.id);
-  const sql = statement(
-    ctx,
-    [...groups.keys()],
-    'integer',
-    `${column(c, 'entity_id')} AS ${quote(PARENT_KEY)}, ${column(c, 'entity_ord')} AS ${quote(ORD_KEY)}, ${projection.select(c)}`,
-    `${quote(component.table)} ${c}`,
-    fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${IDS}.value`, [owner.uid, key]),
-    [fragment(column(c, 'entity_ord')), fragment(column(c, 'id'))],
-  );
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'integer',
+    select: `${column(c, 'entity_id')} AS ${quote(PARENT_KEY)}, ${column(c, 'entity_ord')} AS ${quote(ORD_KEY)}, ${projection.select(c)}`,
+    from: `${quote(component.table)} ${c}`,
+    where: fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${IDS}.value`, [owner.uid, key]),
+    order: [fragment(column(c, 'entity_ord')), fragment(column(c, 'id'))],
+  });
   return { rows: await run(ctx, sql), groups };
 }
 
@@ -362,15 +370,14 @@ async function loadLocalizations(ctx: LoadContext, type: TypeInfo, parents: read
   const groups = groupBy(parents, (p) => p.documentId);
   const { where, order } = nodeConditions(plan, { type, alias: t, locale: scopeLocale(plan, type, t) }, node);
   const projection = nodeProjection(ctx, type, node);
-  const sql = statement(
-    ctx,
-    [...groups.keys()],
-    'text',
-    projection.select(t),
-    `${quote(type.table)} ${t}`,
-    and([fragment(`${column(t, 'document_id')} = ${IDS}.value`), statusCondition(type, t, ctx.status), where]),
-    [...order, fragment(column(t, 'id'))],
-  );
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'text',
+    select: projection.select(t),
+    from: `${quote(type.table)} ${t}`,
+    where: and([fragment(`${column(t, 'document_id')} = ${IDS}.value`), statusCondition(type, t, ctx.status), where]),
+    order: [...order, fragment(column(t, 'id'))],
+  });
   const rows = await run(ctx, sql);
   const children: Parent[] = [];
   for (const row of rows) {
