@@ -13,6 +13,7 @@ import { NotFoundError, envelope, toErrorResponse } from './errors.ts';
 import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
 import { applyMigrations } from './migrate.ts';
 import { queryCounter } from './query-count.ts';
+import { sendJson } from './send.ts';
 import type { ModelSchema } from './schema.ts';
 
 /** What every router gets to work with. */
@@ -43,6 +44,10 @@ export function createApp(options: CreateAppOptions): Express {
   const { config, db, logger } = options;
   const app = express();
   app.disable('x-powered-by');
+  // Queries are parsed by the content API with its own qs limits, and JSON answers carry no
+  // ETag: both are per-request work Express would otherwise do for nothing.
+  app.set('query parser', false);
+  app.set('etag', false);
   app.use(requestLog(logger));
   if (options.countQueries === true) app.use(queryCounter(db));
   app.use(express.json({ limit: config.server.jsonLimit, type: ['application/json', 'application/*+json'] }));
@@ -60,7 +65,7 @@ export function createApp(options: CreateAppOptions): Express {
   for (const mount of options.mounts ?? []) app.use(mount.path, mount.handler);
 
   app.use((_req, res) => {
-    res.status(404).json(envelope(new NotFoundError()));
+    sendJson(res, 404, envelope(new NotFoundError()));
   });
   app.use(errorHandler(logger));
   return app;
@@ -86,7 +91,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       req.socket.destroy();
       return;
     }
-    res.status(response.status).json(response.body);
+    sendJson(res, response.status, response.body);
   };
 }
 
