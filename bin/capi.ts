@@ -7,6 +7,11 @@ import { formatDiagnostic, SchemaError } from '../generator/diagnostics.ts';
 import { BuildError, generate, loadModel, ProviderMismatchError } from '../generator/generate.ts';
 import { DataLossError, MigrationDiffError } from '../generator/migrations.ts';
 import { consoleReporter } from '../generator/steps.ts';
+import { ConfigError } from '../templates/runtime/config.ts';
+import { DatabaseOpenError } from '../templates/runtime/database.ts';
+import { MigrationError } from '../templates/runtime/migrate.ts';
+import { tokenTypes, TokenError, type TokenType } from '../templates/runtime/tokens.ts';
+import { createToken, listTokens, revokeToken } from './token.ts';
 
 const program = new Command()
   .name('capi')
@@ -54,11 +59,52 @@ program
     report.info('content types are valid');
   });
 
+const token = program.command('token').description("manage the API tokens of a generated project (Authorization: Bearer <token>); needs API_TOKEN_SALT");
+const projectOption = (): Option => new Option('--project <dir>', 'the generated project').default('generated');
+
+token
+  .command('create')
+  .description('create a token and print it once (only its HMAC is stored)')
+  .requiredOption('--name <name>', 'a unique name')
+  .addOption(new Option('--type <type>', 'what it may do').choices([...tokenTypes]).makeOptionMandatory())
+  .option('--permission <action...>', 'custom tokens: allowed actions, e.g. api::article.article.find')
+  .option('--expires-in-days <days>', 'expire after this many days (default: never)', (value) => Number(value))
+  .option('--description <text>', 'what the token is for')
+  .addOption(projectOption())
+  .action((flags: { name: string; type: TokenType; permission?: string[]; expiresInDays?: number; description?: string; project: string }) =>
+    createToken({
+      project: flags.project,
+      name: flags.name,
+      type: flags.type,
+      ...(flags.permission ? { permissions: flags.permission } : {}),
+      ...(flags.expiresInDays === undefined ? {} : { expiresInDays: flags.expiresInDays }),
+      ...(flags.description === undefined ? {} : { description: flags.description }),
+    }),
+  );
+
+token.command('list').description('list tokens (never their secret)').addOption(projectOption()).action((flags: { project: string }) => listTokens(flags));
+
+token
+  .command('revoke')
+  .description('delete a token: requests using it get 401 from then on')
+  .argument('<name>', 'the token to revoke')
+  .addOption(projectOption())
+  .action((name: string, flags: { project: string }) => revokeToken({ ...flags, name }));
+
 /** Known failures become one readable block and exit code 1; anything else is a bug, shown whole. */
 function fail(error: unknown): void {
   if (error instanceof SchemaError) {
     process.stderr.write(`${error.diagnostics.map(formatDiagnostic).join('\n')}\n\n${error.message}\n`);
-  } else if (error instanceof DataLossError || error instanceof ProviderMismatchError || error instanceof BuildError || error instanceof MigrationDiffError) {
+  } else if (
+    error instanceof DataLossError ||
+    error instanceof ProviderMismatchError ||
+    error instanceof BuildError ||
+    error instanceof MigrationDiffError ||
+    error instanceof TokenError ||
+    error instanceof ConfigError ||
+    error instanceof DatabaseOpenError ||
+    error instanceof MigrationError
+  ) {
     process.stderr.write(`capi: ${error.message}\n`);
   } else {
     process.stderr.write(`capi: unexpected error\n${error instanceof Error ? error.stack : String(error)}\n`);

@@ -23,6 +23,7 @@ interface ModelBlock {
 
 export const UPLOAD_FILE_TABLE = 'files';
 export const FILE_LINK_TABLE = 'files_related_mph';
+export const API_TOKEN_TABLE = 'capi_api_tokens';
 
 export function emitPrismaSchema(model: Model, database: DatabaseKind, source: string): string {
   const blocks: ModelBlock[] = [
@@ -31,6 +32,7 @@ export function emitPrismaSchema(model: Model, database: DatabaseKind, source: s
     ...model.linkTables.map(linkBlock),
     uploadFileBlock(database),
     fileLinkBlock(),
+    apiTokenBlock(database),
   ];
   return [header(source, database), ...blocks.map(printBlock)].join('\n\n') + '\n';
 }
@@ -175,6 +177,30 @@ function fileLinkBlock(): ModelBlock {
       { name: 'ord', type: 'Int', attributes: '@default(0)' },
     ],
     blockAttributes: ['@@index([relatedType, relatedId, field])', '@@index([fileId])', `@@map("${FILE_LINK_TABLE}")`],
+  };
+}
+
+/**
+ * API tokens (`capi token create`). Only an HMAC of the token is stored (`access_key`), keyed with
+ * the API_TOKEN_SALT secret, so a copy of the database does not give access to the API.
+ */
+function apiTokenBlock(database: DatabaseKind): ModelBlock {
+  return {
+    doc: ['/// API tokens: who may call the API with `Authorization: Bearer <token>`.'],
+    name: 'ApiToken',
+    fields: [
+      { name: 'id', type: 'Int', attributes: '@id @default(autoincrement())' },
+      { name: 'name', type: 'String', attributes: '@unique' },
+      { name: 'description', type: 'String', attributes: '@default("")' },
+      { name: 'type', type: 'String', attributes: '' },
+      { name: 'accessKey', type: 'String', attributes: '@unique @map("access_key")' },
+      { name: 'permissions', type: database === 'sqlite' ? 'String' : 'Json', attributes: '' },
+      { name: 'expiresAt', type: 'DateTime?', attributes: timestamp('expires_at', database) },
+      { name: 'lastUsedAt', type: 'DateTime?', attributes: timestamp('last_used_at', database) },
+      { name: 'createdAt', type: 'DateTime', attributes: timestamp('created_at', database) },
+      { name: 'updatedAt', type: 'DateTime', attributes: timestamp('updated_at', database) },
+    ],
+    blockAttributes: [`@@map("${API_TOKEN_TABLE}")`],
   };
 }
 

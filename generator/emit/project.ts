@@ -116,10 +116,10 @@ function configFiles(model: ProjectModel, database: ProjectDatabase): EmittedFil
   });
 }
 
-/** Every file of templates/runtime except tests, byte for byte, under src/runtime/. */
+/** Every file of templates/runtime except tests and their helpers (`test-*.ts`), byte for byte, under src/runtime/. */
 function runtimeFiles(): EmittedFile[] {
   return listFiles(runtimeDir)
-    .filter((path) => !path.endsWith('.test.ts'))
+    .filter((path) => !path.endsWith('.test.ts') && !posixBasename(path).startsWith('test-'))
     .map((path) => ({ path: `src/runtime/${path}`, contents: readFileSync(join(runtimeDir, path), 'utf8'), policy: 'owned' as const }));
 }
 
@@ -139,6 +139,10 @@ function importedPackages(files: readonly EmittedFile[]): string[] {
 /** `@types/<name>` for each package that ships without types and has them in capi's devDependencies. */
 function typingsOf(capi: CapiPackage, packages: readonly string[]): string[] {
   return packages.map((name) => `@types/${name.replace(/^@([^/]+)\//, '$1__')}`).filter((types) => types in capi.devDependencies);
+}
+
+function posixBasename(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
 }
 
 function listFiles(dir: string): string[] {

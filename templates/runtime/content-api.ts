@@ -1,17 +1,18 @@
 /**
- * The content API of a generated project as mounts of the application: uploads (`/api/upload`,
- * `/upload`, `/uploads`) and the REST routes of every content type under `/api`, sharing one
- * document service and one access resolver. Uploads come first so that `/api/upload` is never
- * taken for a content type.
+ * The content API of a generated project as mounts of the application: authentication (public
+ * role or API token), uploads (`/api/upload`, `/upload`, `/uploads`) and the REST routes of every
+ * content type under `/api`, sharing one document service and one access resolver. Uploads come
+ * first so that `/api/upload` is never taken for a content type.
  */
 import { Router } from 'express';
-import { authorize, canRead, publicAccessResolver } from './access.ts';
+import { accessControl, authorize, canRead } from './access.ts';
 import { createDocumentService } from './engine/service.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
 import { localesRoutes } from './rest/locales.ts';
 import type { RestContext } from './rest/context.ts';
 import type { RoutesFactory } from './rest/routes.ts';
 import type { Mount, MountFactory } from './server.ts';
+import { tokenSalt } from './tokens.ts';
 import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
 import { uploadMount, type ListFiles } from './upload/index.ts';
 
@@ -20,12 +21,13 @@ const MAX_FILES_LISTED = 10_000;
 
 export function contentApiMount(routes: readonly RoutesFactory[]): MountFactory {
   return (app): Mount[] => {
+    const access = accessControl({ permissions: app.config.permissions, db: app.db, tokenSalt: tokenSalt(process.env), logger: app.logger });
     const rest: RestContext = {
       model: app.model,
       documents: createDocumentService(app),
       rest: app.config.api.rest,
       i18n: app.config.plugins.i18n,
-      resolveAccess: publicAccessResolver(app.config.permissions),
+      resolveAccess: access.resolveAccess,
     };
     // `/api/upload/files` takes the same filters, sort, fields and pagination as any content type,
     // but like Strapi's it lists every file when no pagination is asked for.
@@ -42,6 +44,7 @@ export function contentApiMount(routes: readonly RoutesFactory[]): MountFactory 
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
     for (const factory of routes) api.use(factory(rest));
     return [
+      { path: '/', handler: access.middleware },
       ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles }),
       { path: '/api', handler: api },
     ];

@@ -3,39 +3,14 @@
  * kind of table, edit the content types (a field, a relation, a component), regenerate, migrate
  * again, and find every row still there. Then boot the server on that database.
  */
-import Database from 'better-sqlite3';
 import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capi, copyExample, node, scratch, startServer } from '../support/cli.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { connect } from '../support/sql.ts';
 
 type Client = 'sqlite' | 'postgres';
-
-/** Just enough SQL access for the test, over either driver. */
-interface Sql {
-  run(sql: string): Promise<void>;
-  all(sql: string): Promise<Record<string, unknown>[]>;
-  close(): Promise<void>;
-}
-
-async function connect(client: Client, url: string): Promise<Sql> {
-  if (client === 'sqlite') {
-    const db = new Database(url.replace(/^file:/, ''));
-    return {
-      run: async (sql) => void db.exec(sql),
-      all: async (sql) => db.prepare(sql).all() as Record<string, unknown>[],
-      close: async () => void db.close(),
-    };
-  }
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  return {
-    run: async (sql) => void (await pool.query(sql)),
-    all: async (sql) => (await pool.query(sql)).rows as Record<string, unknown>[],
-    close: () => pool.end(),
-  };
-}
 
 const NOW = `'2026-01-01T00:00:00.000Z'`;
 

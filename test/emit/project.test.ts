@@ -27,7 +27,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 function runtimeSources(): string[] {
   const dir = join(repoRoot, 'templates', 'runtime');
   return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts'))
+    .filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts') && !entry.name.startsWith('test-'))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
     .sort();
 }
@@ -76,7 +76,7 @@ describe('emitProject', () => {
       expect(Buffer.from(file.contents, 'utf8').equals(source)).toBe(true);
       expect(file.policy).toBe('owned');
     }
-    expect(runtime.some((f) => f.path.endsWith('.test.ts'))).toBe(false);
+    expect(runtime.some((f) => f.path.endsWith('.test.ts') || f.path.includes('/test-'))).toBe(false);
   });
 
   it('is deterministic', () => {

@@ -18,8 +18,8 @@ export interface Result {
   readonly stderr: string;
 }
 
-export async function capi(args: readonly string[], cwd = repoRoot): Promise<Result> {
-  return node([CAPI, ...args], { cwd });
+export async function capi(args: readonly string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  return node([CAPI, ...args], { cwd, env });
 }
 
 export async function node(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Result> {

@@ -1,14 +1,18 @@
 /**
- * Who is calling and what they may do. Every request resolves to one `Access`; handlers ask it
- * for Strapi-named actions (`api::article.article.find`) before touching data. Requests without
- * credentials act as the `public` role.
+ * Who is calling and what they may do. Every request resolves to one `Access` before any handler
+ * runs: no `Authorization` header acts as the `public` role of config/permissions.json;
+ * `Authorization: Bearer <token>` acts as that API token (a bad or expired token is a 401).
+ * Handlers then ask for Strapi-named actions (`api::article.article.find`) before touching data.
  */
-import type { Request } from 'express';
-import { ForbiddenError } from './errors.ts';
+import type { Request, RequestHandler } from 'express';
+import type { Queryable } from './database.ts';
+import { ForbiddenError, UnauthorizedError } from './errors.ts';
+import type { Logger } from './logger.ts';
 import type { Permissions } from './permissions.ts';
+import { findApiToken, tokenAccess, touchApiToken } from './tokens.ts';
 
 export interface Access {
-  /** The role (or token) the request acts as, for logs. */
+  /** The role or token the request acts as, for logs. */
   readonly principal: string;
   can(action: string): boolean;
 }
@@ -16,6 +20,14 @@ export interface Access {
 /** Throws the Strapi 403 envelope unless `access` may perform `action`. */
 export function authorize(access: Access, action: string): void {
   if (!access.can(action)) throw new ForbiddenError();
+}
+
+/**
+ * Whether documents of `uid` may be read through another type (populate, relation filters):
+ * the spec ties returning a content type to its `find` permission.
+ */
+export function canRead(access: Access, uid: string): boolean {
+  return access.can(`${uid}.find`);
 }
 
 /** An Access granting exactly the actions a role lists in config/permissions.json. */
@@ -26,16 +38,49 @@ export function roleAccess(permissions: Permissions, role: string): Access {
 
 export type AccessResolver = (req: Request) => Access;
 
-/** Until API tokens exist every request is anonymous: it acts as the public role. */
+export interface AccessControl {
+  /** Authenticates the request (async: a token is looked up), before the content API's routes. */
+  readonly middleware: RequestHandler;
+  /** The Access the middleware settled on; the public role for a request it did not see. */
+  readonly resolveAccess: AccessResolver;
+}
+
+export interface AccessOptions {
+  readonly permissions: Permissions;
+  readonly db: Queryable;
+  /** API_TOKEN_SALT; without it every bearer token is refused. */
+  readonly tokenSalt: string | undefined;
+  readonly logger?: Logger;
+}
+
+export function accessControl(options: AccessOptions): AccessControl {
+  const anonymous = roleAccess(options.permissions, 'public');
+  const settled = new WeakMap<Request, Access>();
+  const middleware: RequestHandler = (req, _res, next) => {
+    const header = req.headers.authorization;
+    if (header === undefined || header === '') return next();
+    authenticate(header, options)
+      .then((access) => {
+        settled.set(req, access);
+        next();
+      })
+      .catch(next);
+  };
+  return { middleware, resolveAccess: (req) => settled.get(req) ?? anonymous };
+}
+
+async function authenticate(header: string, options: AccessOptions): Promise<Access> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (match === null) throw new UnauthorizedError('Missing or invalid credentials');
+  if (options.tokenSalt === undefined) throw new UnauthorizedError('Missing or invalid credentials');
+  const token = await findApiToken(options.db, options.tokenSalt, match[1] ?? '');
+  if (token === undefined) throw new UnauthorizedError('Missing or invalid credentials');
+  touchApiToken(options.db, token).catch((error: unknown) => options.logger?.warn({ err: error }, 'could not record API token use'));
+  return tokenAccess(token);
+}
+
+/** Every request as the public role: for tests and tools that have no database of tokens. */
 export function publicAccessResolver(permissions: Permissions): AccessResolver {
   const access = roleAccess(permissions, 'public');
   return () => access;
-}
-
-/**
- * Whether documents of `uid` may be read through another type (populate, relation filters):
- * the spec ties returning a content type to its `find` permission.
- */
-export function canRead(access: Access, uid: string): boolean {
-  return access.can(`${uid}.find`);
 }

@@ -12,6 +12,8 @@ import { openDatabase, type Database } from './database.ts';
 import { NotFoundError, envelope, toErrorResponse } from './errors.ts';
 import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
 import { applyMigrations } from './migrate.ts';
+import { queryCounter } from './query-count.ts';
+import { sendJson } from './send.ts';
 import type { ModelSchema } from './schema.ts';
 
 /** What every router gets to work with. */
@@ -32,6 +34,8 @@ export interface Mount {
 export type MountFactory = (context: AppContext) => Mount | readonly Mount[] | Promise<Mount | readonly Mount[]>;
 
 export interface CreateAppOptions extends AppContext {
+  /** Report each request's SQL statement count in an `X-Query-Count` header (tests, benchmarks). */
+  readonly countQueries?: boolean;
   /** Mounted in order, after the built-in routes and before the 404 fallback. */
   readonly mounts?: readonly Mount[];
 }
@@ -40,7 +44,12 @@ export function createApp(options: CreateAppOptions): Express {
   const { config, db, logger } = options;
   const app = express();
   app.disable('x-powered-by');
+  // Queries are parsed by the content API with its own qs limits, and JSON answers carry no
+  // ETag: both are per-request work Express would otherwise do for nothing.
+  app.set('query parser', false);
+  app.set('etag', false);
   app.use(requestLog(logger));
+  if (options.countQueries === true) app.use(queryCounter(db));
   app.use(express.json({ limit: config.server.jsonLimit, type: ['application/json', 'application/*+json'] }));
 
   app.get('/_health', async (_req, res) => {
@@ -56,7 +65,7 @@ export function createApp(options: CreateAppOptions): Express {
   for (const mount of options.mounts ?? []) app.use(mount.path, mount.handler);
 
   app.use((_req, res) => {
-    res.status(404).json(envelope(new NotFoundError()));
+    sendJson(res, 404, envelope(new NotFoundError()));
   });
   app.use(errorHandler(logger));
   return app;
@@ -82,7 +91,7 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       req.socket.destroy();
       return;
     }
-    res.status(response.status).json(response.body);
+    sendJson(res, response.status, response.body);
   };
 }
 
@@ -147,7 +156,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const made = await factory(context);
       mounts.push(...(isMountList(made) ? made : [made]));
     }
-    server = await listen(createApp({ ...context, mounts }), config.server.host, config.server.port);
+    const countQueries = env.CAPI_QUERY_COUNT === '1';
+    server = await listen(createApp({ ...context, mounts, countQueries }), config.server.host, config.server.port);
   } catch (error) {
     await db.close().catch(() => undefined);
     throw error;

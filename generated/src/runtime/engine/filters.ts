@@ -13,7 +13,7 @@ import type { Filter, FilterScalar, FilterValue, Operator } from '../query/types
 import { hop, walkSource, type PlanContext, type Scope } from './joins.ts';
 import type { ScalarColumn } from './registry.ts';
 import { and, escapeLike, FALSE, fragment, joinFragments, not, or, TRUE, type Fragment } from './sql.ts';
-import { encodeFilterValue, isTextType, orderExpr, placeholder, textExpr, valueExpr } from './values.ts';
+import { encodeFilterValue, orderExpr, placeholder, textExpr, valueExpr } from './values.ts';
 
 export function compileFilter(ctx: PlanContext, scope: Scope, filter: Filter): Fragment {
   switch (filter.kind) {
@@ -56,7 +56,7 @@ function condition(ctx: PlanContext, scope: Scope, scalar: ScalarColumn, operato
   const ph = placeholder(dialect, scalar.type);
   const encode = (v: FilterScalar): SqlValue => encodeFilterValue(dialect, scalar.type, v);
   // Ordering operators on text compare byte-wise on PostgreSQL too ("C" collation), as on SQLite.
-  const ordered = isTextType(scalar.type) ? orderExpr(dialect, scope.alias, scalar) : expr;
+  const ordered = orderExpr(dialect, scope.alias, scalar);
   const single = isList(value) ? (value[0] ?? null) : value;
   switch (operator) {
     case 'eq':

@@ -1,7 +1,7 @@
 /**
  * Populating, one SQL statement per populated edge per level, whatever the number of rows: every
  * loader reads the related rows of ALL its parents at once (parent ids bound as one array
- * parameter, sql.ts `inIds`), groups them by parent in JavaScript, and recurses into the next
+ * parameter, sql.ts `idTable`), groups them by parent in JavaScript, and recurses into the next
  * level with the distinct rows it found. A dynamic zone is one statement per component kind it
  * returns. Edges whose parents are all missing cost nothing. Sibling edges run concurrently
  * (on PostgreSQL they use several pool connections; SQLite serialises them).
@@ -22,7 +22,7 @@ import { createPlanContext, scopeLocale, type PlanContext, type Scope } from './
 import type { Registry, TypeInfo } from './registry.ts';
 import { LOCALE_KEY, type PopulatedKey, type Projection, type ProjectionSpec } from './serialize.ts';
 import { compileSort } from './sort.ts';
-import { and, column, fragment, inIds, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
+import { and, column, fragment, idTable, inIds, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity } from './types.ts';
 import { statusCondition } from './versions.ts';
 
@@ -140,9 +140,27 @@ function nodeConditions(plan: PlanContext, scope: Scope, node: PopulateNode): { 
   };
 }
 
-function statement(select: string, from: string, where: Fragment, order: readonly Fragment[]): Fragment {
-  const parts: Fragment[] = [fragment(`SELECT ${select} FROM ${from} WHERE `), where];
-  if (order.length > 0) parts.push(fragment(' ORDER BY '), joinFragments(order, ', '));
+/** Alias of the parent id list every populate statement starts from. */
+const IDS = 'ids';
+
+interface LoaderStatement {
+  /** Distinct parent keys: row ids (`integer`) or document ids (`text`). */
+  readonly ids: readonly (number | string)[];
+  readonly kind: 'integer' | 'text';
+  readonly select: string;
+  /** Tables joined to the id list; `where` ties one of their columns to `ids.value`. */
+  readonly from: string;
+  readonly where: Fragment;
+  readonly order: readonly Fragment[];
+}
+
+/**
+ * `SELECT select FROM <parent ids> CROSS JOIN from WHERE where ORDER BY order`: the statement
+ * walks the parent ids and probes the index of the related table for each (sql.ts idTable).
+ */
+function statement(ctx: LoadContext, s: LoaderStatement): Fragment {
+  const parts: Fragment[] = [fragment(`SELECT ${s.select} FROM `), idTable(ctx.dialect, s.ids, s.kind, IDS), fragment(` CROSS JOIN ${s.from} WHERE `), s.where];
+  if (s.order.length > 0) parts.push(fragment(' ORDER BY '), joinFragments(s.order, ', '));
   return joinFragments(parts, '');
 }
 
@@ -186,19 +204,20 @@ async function loadRelation(ctx: LoadContext, key: string, field: RelationField,
   // The owning side reads links by the parent rows' ids; the mappedBy side by their documents.
   const groups = groupBy<number | string>(parents, (p) => (field.owner ? p.id : p.documentId));
   const parentColumn = column(l, field.owner ? 'entity_id' : 'target_document_id');
-  const membership = inIds(ctx.dialect, parentColumn, [...groups.keys()], field.owner ? 'integer' : 'text');
   const on = field.owner ? `${column(t, 'document_id')} = ${column(l, 'target_document_id')}` : `${column(t, 'id')} = ${column(l, 'entity_id')}`;
   const locales = new Set(parents.map((p) => p.locale));
   const localeRestriction =
     target.localized && !locales.has(undefined) ? inIds(ctx.dialect, column(t, 'locale'), [...locales] as string[], 'text') : TRUE;
   const { where, order } = nodeConditions(plan, scope, node);
   const projection = nodeProjection(ctx, target, node);
-  const sql = statement(
-    `${parentColumn} AS ${quote(PARENT_KEY)}, ${projection.select(t)}`,
-    `${quote(field.linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
-    and([membership, statusCondition(target, t, ctx.status), localeRestriction, where]),
-    [...order, fragment(column(l, field.owner ? 'ord' : 'inverse_ord')), fragment(column(l, 'id'))],
-  );
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: field.owner ? 'integer' : 'text',
+    select: `${parentColumn} AS ${quote(PARENT_KEY)}, ${projection.select(t)}`,
+    from: `${quote(field.linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
+    where: and([fragment(`${parentColumn} = ${IDS}.value`), statusCondition(target, t, ctx.status), localeRestriction, where]),
+    order: [...order, fragment(column(l, field.owner ? 'ord' : 'inverse_ord')), fragment(column(l, 'id'))],
+  });
   const rows = await run(ctx, sql);
 
   const many = field.cardinality === 'many';
@@ -236,16 +255,17 @@ async function loadMedia(ctx: LoadContext, owner: TypeInfo, key: string, field: 
   const groups = groupBy(parents, (p) => p.id);
   const { where, order } = nodeConditions(plan, { type: files, alias: f, locale: undefined }, node);
   const projection = nodeProjection(ctx, files, node);
-  const sql = statement(
-    `${column(m, 'related_id')} AS ${quote(PARENT_KEY)}, ${projection.select(f)}`,
-    `${quote(FILE_LINK_TABLE)} ${m} JOIN ${quote(files.table)} ${f} ON ${column(f, 'id')} = ${column(m, 'file_id')}`,
-    and([
-      fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ?`, [owner.uid, key]),
-      inIds(ctx.dialect, column(m, 'related_id'), [...groups.keys()], 'integer'),
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'integer',
+    select: `${column(m, 'related_id')} AS ${quote(PARENT_KEY)}, ${projection.select(f)}`,
+    from: `${quote(FILE_LINK_TABLE)} ${m} JOIN ${quote(files.table)} ${f} ON ${column(f, 'id')} = ${column(m, 'file_id')}`,
+    where: and([
+      fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ? AND ${column(m, 'related_id')} = ${IDS}.value`, [owner.uid, key]),
       where,
     ]),
-    [...order, fragment(column(m, 'ord')), fragment(column(m, 'id'))],
-  );
+    order: [...order, fragment(column(m, 'ord')), fragment(column(m, 'id'))],
+  });
   const rows = await run(ctx, sql);
   const built = new Map<number, Entity>();
   for (const row of rows) {
@@ -269,15 +289,14 @@ async function componentRows(
 ): Promise<{ readonly rows: Row[]; readonly groups: Map<number, Parent[]> }> {
   const c = 'c';
   const groups = groupBy(parents, (p) => p.id);
-  const sql = statement(
-    `${column(c, 'entity_id')} AS ${quote(PARENT_KEY)}, ${column(c, 'entity_ord')} AS ${quote(ORD_KEY)}, ${projection.select(c)}`,
-    `${quote(component.table)} ${c}`,
-    and([
-      fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ?`, [owner.uid, key]),
-      inIds(ctx.dialect, column(c, 'entity_id'), [...groups.keys()], 'integer'),
-    ]),
-    [fragment(column(c, 'entity_ord')), fragment(column(c, 'id'))],
-  );
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'integer',
+    select: `${column(c, 'entity_id')} AS ${quote(PARENT_KEY)}, ${column(c, 'entity_ord')} AS ${quote(ORD_KEY)}, ${projection.select(c)}`,
+    from: `${quote(component.table)} ${c}`,
+    where: fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${IDS}.value`, [owner.uid, key]),
+    order: [fragment(column(c, 'entity_ord')), fragment(column(c, 'id'))],
+  });
   return { rows: await run(ctx, sql), groups };
 }
 
@@ -351,12 +370,14 @@ async function loadLocalizations(ctx: LoadContext, type: TypeInfo, parents: read
   const groups = groupBy(parents, (p) => p.documentId);
   const { where, order } = nodeConditions(plan, { type, alias: t, locale: scopeLocale(plan, type, t) }, node);
   const projection = nodeProjection(ctx, type, node);
-  const sql = statement(
-    projection.select(t),
-    `${quote(type.table)} ${t}`,
-    and([inIds(ctx.dialect, column(t, 'document_id'), [...groups.keys()], 'text'), statusCondition(type, t, ctx.status), where]),
-    [...order, fragment(column(t, 'id'))],
-  );
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'text',
+    select: projection.select(t),
+    from: `${quote(type.table)} ${t}`,
+    where: and([fragment(`${column(t, 'document_id')} = ${IDS}.value`), statusCondition(type, t, ctx.status), where]),
+    order: [...order, fragment(column(t, 'id'))],
+  });
   const rows = await run(ctx, sql);
   const children: Parent[] = [];
   for (const row of rows) {

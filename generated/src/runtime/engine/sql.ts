@@ -73,8 +73,24 @@ function wrap(part: Fragment): Fragment {
 export function inIds(dialect: Dialect, expr: string, ids: readonly (number | string)[], kind: 'integer' | 'text'): Fragment {
   if (ids.length === 0) return FALSE;
   if (dialect === 'sqlite') return { sql: `${expr} IN (SELECT value FROM json_each(?))`, params: [JSON.stringify(ids)] };
-  const literal = kind === 'integer' ? `{${ids.join(',')}}` : `{${ids.map(arrayElement).join(',')}}`;
-  return { sql: `${expr} = ANY(CAST(? AS ${kind}[]))`, params: [literal] };
+  return { sql: `${expr} = ANY(CAST(? AS ${kind}[]))`, params: [arrayLiteral(ids, kind)] };
+}
+
+/**
+ * `ids` as a table of one column, `<alias>.value`, bound as ONE parameter (see inIds): the rows a
+ * populate statement starts from. Loaders write `FROM <ids> CROSS JOIN <table> WHERE
+ * <table>.<column> = <alias>.value`, which makes SQLite walk the id list and probe the index of
+ * each id (CROSS JOIN fixes the join order there) instead of materializing an IN-subquery, and
+ * which PostgreSQL plans as an ordinary join. Callers pass distinct ids: a repeated id would
+ * repeat rows.
+ */
+export function idTable(dialect: Dialect, ids: readonly (number | string)[], kind: 'integer' | 'text', alias: string): Fragment {
+  if (dialect === 'sqlite') return { sql: `json_each(?) AS ${alias}`, params: [JSON.stringify(ids)] };
+  return { sql: `unnest(CAST(? AS ${kind}[])) AS ${alias}(value)`, params: [arrayLiteral(ids, kind)] };
+}
+
+function arrayLiteral(ids: readonly (number | string)[], kind: 'integer' | 'text'): string {
+  return kind === 'integer' ? `{${ids.join(',')}}` : `{${ids.map(arrayElement).join(',')}}`;
 }
 
 /** An element of a PostgreSQL array literal: always quoted, so commas, braces and NULL are data. */

@@ -19,26 +19,33 @@ export function isTextType(type: ScalarType): boolean {
   return TEXT_TYPES.has(type);
 }
 
+function isJsonType(type: ScalarType): boolean {
+  return type === 'json' || type === 'blocks';
+}
+
 /**
  * The expression a column is compared and sorted by. Dates on SQLite compare by their first ten
- * characters, so a date stored with a time part still equals its day.
+ * characters, so a date stored with a time part still equals its day. JSON compares as its text
+ * on both databases (PostgreSQL would otherwise parse every compared value as JSONB and fail on
+ * plain strings).
  */
 export function valueExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
   const expr = column(alias, scalar.column);
   if (dialect === 'sqlite' && scalar.type === 'date') return `substr(${expr}, 1, 10)`;
+  if (dialect === 'postgres' && isJsonType(scalar.type)) return `CAST(${expr} AS TEXT)`;
   return expr;
 }
 
 /** The expression for ordering: PostgreSQL text compares byte-wise ("C"), as SQLite's BINARY does. */
 export function orderExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
   const expr = valueExpr(dialect, alias, scalar);
-  return dialect === 'postgres' && isTextType(scalar.type) ? `${expr} COLLATE "C"` : expr;
+  return dialect === 'postgres' && (isTextType(scalar.type) || isJsonType(scalar.type)) ? `${expr} COLLATE "C"` : expr;
 }
 
 /** The column as text, for the string operators (contains, startsWith, ...) on any type. */
 export function textExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
   const expr = valueExpr(dialect, alias, scalar);
-  return isTextType(scalar.type) ? expr : `CAST(${expr} AS TEXT)`;
+  return isTextType(scalar.type) || isJsonType(scalar.type) ? expr : `CAST(${expr} AS TEXT)`;
 }
 
 /** The placeholder of a filter value: bigintegers arrive as digit strings and compare as numbers. */

@@ -7,6 +7,7 @@ import type { I18nConfig } from '../config.ts';
 import { ValidationError } from '../errors.ts';
 import type { Queryable } from '../database.ts';
 import type { ContentTypeSchema, ModelSchema } from '../schema.ts';
+import { uploadFileSchema } from '../upload/file-schema.ts';
 import type { Issues } from './body-issues.ts';
 import { messages } from './body-messages.ts';
 import type { MediaUse, RelationUse, UniqueUse } from './body-types.ts';
@@ -61,7 +62,7 @@ export async function checkMedia(db: Queryable, uses: readonly MediaUse[], issue
   const ids = [...new Set(uses.flatMap((u) => u.fileIds))];
   const files = new Map<number, string>();
   if (ids.length > 0) {
-    const rows = await db.query<{ id: number | string; mime: string }>(`SELECT id, mime FROM files WHERE id IN (${marks(ids.length)})`, ids);
+    const rows = await db.query<{ id: number | string; mime: string }>(`SELECT id, mime FROM ${q(uploadFileSchema.table)} WHERE id IN (${marks(ids.length)})`, ids);
     for (const row of rows) files.set(Number(row.id), row.mime);
   }
   const unreadable = new Set(uses.flatMap((u) => u.unreadable.map((v) => JSON.stringify(v))));

@@ -25,6 +25,7 @@ import type { Version, VersionStatus, WriteContext } from './write-context.ts';
 import { deleteLinksToDocument, deleteVersionRows } from './write-delete.ts';
 import { copyAttributes, copyVersion } from './publish-copy.ts';
 import { loadVersionTree } from './publish-load.ts';
+import { mirrorInverseRelations } from './write-relations.ts';
 import { documentLockKey, insertRow, lockKey, q } from './write-sql.ts';
 
 export interface Hasher {
@@ -53,11 +54,15 @@ export function assertWritableBody(ctx: Pick<WriteContext, 'model'>, schema: Con
   return data;
 }
 
-/** Serialises writers of values that must be unique in a type (checked, then written). */
-export async function lockForWrite(ctx: WriteContext, schema: ContentTypeSchema, documentId: string | undefined): Promise<void> {
-  if (documentId !== undefined) await lockKey(ctx.db, documentLockKey(schema.uid, documentId));
+/**
+ * Serialises writers of one document, and all writers of a type with unique values (checked,
+ * then written). The type lock comes first: taken after a document lock, it could close a cycle
+ * with a writer that holds it and waits for that document (inverse-side writes lock owners).
+ */
+export async function lockForWrite(ctx: WriteContext, schema: ContentTypeSchema, documentId: string): Promise<void> {
   const hasUnique = Object.values(schema.attributes).some((f) => f.kind === 'scalar' && (f.unique || f.type === 'uid'));
   if (hasUnique) await lockKey(ctx.db, `capi:unique:${schema.uid}`);
+  await lockKey(ctx.db, documentLockKey(schema.uid, documentId));
 }
 
 export async function createDocument(ctx: WriteContext, hash: Hasher, schema: ContentTypeSchema, documentId: string, data: Record<string, unknown>, options: WriteOptions): Promise<DocumentRef> {
@@ -214,6 +219,7 @@ async function publish(ctx: WriteContext, schema: ContentTypeSchema, documentId:
   const old = (await versionsOf(ctx, schema, documentId)).filter((v) => v.published && v.locale === locale).map((v) => v.id);
   await deleteVersionRows(ctx.db, ctx.model, schema, old);
   const published = await copyVersion(ctx.db, ctx.model, schema, draftId, { updatedAt: ctx.now, publishedAt: ctx.now });
+  await mirrorInverseRelations(ctx, version(schema, documentId, locale, 'published'));
   await syncLocales(ctx, schema, documentId, locale, published, 'published', new Set(nonLocalized(schema)));
 }
 

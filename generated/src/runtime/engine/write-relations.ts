@@ -127,6 +127,28 @@ async function writeInverseSide(ctx: WriteContext, version: Version, field: Rela
   }
 }
 
+/**
+ * Publishing a draft & publish document whose inverse relations point at draft & publish owners:
+ * the owners' published versions get the links their drafts have to it, as Strapi links the
+ * published versions of both sides when publishing.
+ */
+export async function mirrorInverseRelations(ctx: WriteContext, published: Version): Promise<void> {
+  const draft: Version = { ...published, status: 'draft' };
+  for (const field of Object.values(published.schema.attributes)) {
+    if (field.kind !== 'relation' || field.owner) continue;
+    const ownerType = contentTypeOf(ctx.model, field.target);
+    if (!ownerType.draftAndPublish || !published.schema.draftAndPublish) continue;
+    const scope = ownerScope(ctx, draft, ownerType);
+    const linked = await ctx.db.query<{ document_id: string }>(
+      `SELECT o.document_id FROM ${q(field.linkTable)} l JOIN ${q(ownerType.table)} o ON o.id = l.entity_id
+       WHERE l.target_document_id = ?${scope.sql} ORDER BY l.inverse_ord, l.id`,
+      [draft.documentId, ...scope.params],
+    );
+    const refs = [...new Set(linked.map((r) => r.document_id))].map((documentId) => ({ documentId }));
+    await writeInverseSide(ctx, published, field, { kind: 'set', refs });
+  }
+}
+
 async function nextOrd(db: Queryable, linkTable: string, entityId: number): Promise<number> {
   const last = await db.query<{ n: number | string | null }>(`SELECT MAX(ord) AS n FROM ${q(linkTable)} WHERE entity_id = ?`, [entityId]);
   return Number(last[0]?.n ?? 0) + 1;

@@ -3,7 +3,7 @@
  * link tables point at a type's documents (to clean them up when its last version goes).
  */
 import type { ComponentSchema, ContentTypeSchema, ModelSchema, RelationField } from '../schema.ts';
-import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
+import { FILE_LINK_TABLE, uploadFileSchema } from '../upload/file-schema.ts';
 
 export type Schema = ContentTypeSchema | ComponentSchema;
 
@@ -49,7 +49,7 @@ export function modelTables(model: ModelSchema): string[] {
     ...Object.values(model.contentTypes).map((s) => s.table),
     ...Object.values(model.components).map((s) => s.table),
     ...owningRelations(model).map((r) => r.field.linkTable),
-    'files',
+    uploadFileSchema.table,
     FILE_LINK_TABLE,
   ];
   return [...new Set(tables)];

@@ -8,6 +8,7 @@ import { Router } from 'express';
 import { authorize, type AccessResolver } from '../access.ts';
 import type { I18nConfig } from '../config.ts';
 import { listLocalesAction } from '../permissions.ts';
+import { sendJson } from '../send.ts';
 
 export interface LocaleEntity {
   readonly id: number;
@@ -44,6 +45,6 @@ export function localesRoutes(i18n: I18nConfig, resolveAccess: AccessResolver, s
   const entities = localeEntities(i18n, since);
   return Router().get('/i18n/locales', (req, res) => {
     authorize(resolveAccess(req), listLocalesAction);
-    res.json(entities);
+    sendJson(res, 200, entities);
   });
 }

@@ -12,6 +12,7 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import type { WriteOptions } from '../engine/types.ts';
 import { parseListQuery, parseQueryString, parseReadQuery } from '../query/params.ts';
 import type { ReadQuery } from '../query/types.ts';
+import { sendJson } from '../send.ts';
 import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
 import type { RestContext } from './context.ts';
 
@@ -63,26 +64,26 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
       const access = allowed(req, 'find');
       const query = parseListQuery(parseQueryString(search(req)), queryContext(access));
       const { results, total } = await documents.findMany(uid, query);
-      res.json(listEnvelope(results, paginationMeta(query.pagination, total)));
+      sendJson(res, 200, listEnvelope(results, paginationMeta(query.pagination, total)));
     },
     findOne: async (req, res) => {
       const access = allowed(req, 'findOne');
       const entity = await documents.findOne(uid, documentIdParam(req), readQuery(req, access));
       if (entity === null) throw new NotFoundError();
-      res.json(documentEnvelope(entity));
+      sendJson(res, 200, documentEnvelope(entity));
     },
     create: async (req, res) => {
       const access = allowed(req, 'create');
       const options = writeOptions(readQuery(req, access));
       const ref = await documents.create(uid, bodyData(req), options);
-      res.status(201).json(await respond(req, access, ref, options));
+      sendJson(res, 201, await respond(req, access, ref, options));
     },
     update: async (req, res) => {
       const access = allowed(req, 'update');
       const options = writeOptions(readQuery(req, access));
       const ref = await documents.update(uid, documentIdParam(req), bodyData(req), options);
       if (ref === null) throw new NotFoundError();
-      res.json(await respond(req, access, ref, options));
+      sendJson(res, 200, await respond(req, access, ref, options));
     },
     delete: async (req, res) => {
       const access = allowed(req, 'delete');
@@ -94,13 +95,13 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
       const access = allowed(req, 'find');
       const entity = await documents.findSingle(uid, readQuery(req, access));
       if (entity === null) throw new NotFoundError();
-      res.json(documentEnvelope(entity));
+      sendJson(res, 200, documentEnvelope(entity));
     },
     putSingle: async (req, res) => {
       const access = allowed(req, 'update');
       const options = writeOptions(readQuery(req, access));
       const ref = await documents.putSingle(uid, bodyData(req), options);
-      res.json(await respond(req, access, ref, options));
+      sendJson(res, 200, await respond(req, access, ref, options));
     },
     deleteSingle: async (req, res) => {
       const access = allowed(req, 'delete');
