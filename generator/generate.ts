@@ -9,6 +9,8 @@ import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { SchemaError, type Diagnostic } from './diagnostics.ts';
 import type { EmittedFile } from './emit/files.ts';
+import { GRAPHQL_SCHEMA_PATH } from './emit/graphql/resolvers.ts';
+import { emitGraphqlSchema } from './emit/graphql/sdl.ts';
 import { emitModules } from './emit/modules.ts';
 import { emitPrismaSchema, type DatabaseKind } from './emit/prisma.ts';
 import { emitProject } from './emit/project.ts';
@@ -94,6 +96,8 @@ async function emitAll(model: Model, database: DatabaseKind, source: string, pro
     { path: SCHEMA_PATH, contents: emitPrismaSchema(model, database, source), policy: 'owned' },
     { path: `${MIGRATIONS}/migration_lock.toml`, contents: migrationLock(database), policy: 'owned' },
     ...(await emitModules(model, source)),
+    // Served as is: the GraphQL mount reads this file at start-up.
+    { path: GRAPHQL_SCHEMA_PATH, contents: emitGraphqlSchema(model, { source }), policy: 'owned' },
     ...emitProject(model, { database, source, projectName, mounts: [{ importPath: './content-api.ts', exportName: 'contentApi' }] }),
   ];
   return [...files, manifestFile(files)].sort((a, b) => (a.path < b.path ? -1 : 1));

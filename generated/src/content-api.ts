@@ -9,16 +9,20 @@ import { internalNoteRoutes } from './api/internal-note/routes.ts';
 import { pageRoutes } from './api/page/routes.ts';
 import { productRoutes } from './api/product/routes.ts';
 import { tagRoutes } from './api/tag/routes.ts';
+import { graphqlBindings } from './graphql/bindings.ts';
 
-/** The content API: uploads, and every content type's REST routes under /api. */
-export const contentApi = contentApiMount([
-  aboutRoutes,
-  articleRoutes,
-  authorRoutes,
-  categoryRoutes,
-  globalRoutes,
-  internalNoteRoutes,
-  pageRoutes,
-  productRoutes,
-  tagRoutes,
-]);
+/** The content API: uploads, every content type's REST routes under /api, and GraphQL at /graphql. */
+export const contentApi = contentApiMount(
+  [
+    aboutRoutes,
+    articleRoutes,
+    authorRoutes,
+    categoryRoutes,
+    globalRoutes,
+    internalNoteRoutes,
+    pageRoutes,
+    productRoutes,
+    tagRoutes,
+  ],
+  graphqlBindings,
+);

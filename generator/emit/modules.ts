@@ -4,8 +4,10 @@
  * - src/api/<singular>/entity.ts      its entity interface, in Strapi 5's REST shape
  * - src/components/<category>/<name>.ts  the same two for a component
  * - src/api/<singular>/routes.ts      its REST controllers, bound to its static table
+ * - src/api/<singular>/graphql.ts     its GraphQL names, bound to its static table (graphql/resolvers.ts)
+ * - src/graphql/bindings.ts           every type's and component's GraphQL names
  * - src/model.ts                     the registry handed to the runtime
- * - src/content-api.ts               the content API mount: uploads and every type's REST routes
+ * - src/content-api.ts               the content API mount: uploads, every type's REST routes, GraphQL
  */
 import { posix } from 'node:path';
 import { Project, type SourceFile, VariableDeclarationKind, type WriterFunction } from 'ts-morph';
@@ -13,6 +15,7 @@ import type { Attribute, Component, ContentType, Model, ScalarType } from '../mo
 import { camelCase, pascalCase } from '../model/names.ts';
 import type { EmittedFile } from './files.ts';
 import { formatTypeScript } from './format.ts';
+import { addBindingsModule, addTypeBinding, GRAPHQL_BINDINGS_NAME, GRAPHQL_BINDINGS_PATH, type ComponentModuleNames, type TypeModuleNames } from './graphql/resolvers.ts';
 
 type Owner = ContentType | Component;
 
@@ -29,6 +32,7 @@ export async function emitModules(model: Model, source: string): Promise<Emitted
     emit(`src/api/${type.singularName}/schema.ts`, (f) => addSchemaConstant(f, type, '../../runtime/schema.ts'));
     emit(`src/api/${type.singularName}/entity.ts`, (f) => addEntityInterface(f, type, index));
     emit(`src/api/${type.singularName}/routes.ts`, (f) => addRoutes(f, type));
+    emit(`src/api/${type.singularName}/graphql.ts`, (f) => addTypeBinding(f, model, type, graphqlNames(type)));
   }
   for (const component of model.components) {
     emit(componentPath(component), (f) => {
@@ -36,6 +40,14 @@ export async function emitModules(model: Model, source: string): Promise<Emitted
       addEntityInterface(f, component, index);
     });
   }
+  emit(GRAPHQL_BINDINGS_PATH, (f) =>
+    addBindingsModule(
+      f,
+      model,
+      new Map(model.contentTypes.map((type) => [type, graphqlNames(type)])),
+      new Map(model.components.map((component): [Component, ComponentModuleNames] => [component, { schemaConst: schemaConstName(component), path: componentPath(component).replace(/^src\//, '') }])),
+    ),
+  );
   emit('src/model.ts', (f) => addRegistry(f, model));
   emit('src/content-api.ts', (f) => addContentApiMount(f, model));
   const files = await Promise.all(
@@ -174,6 +186,10 @@ function addEntityInterface(file: SourceFile, owner: Owner, index: ReadonlyMap<s
   );
 }
 
+function graphqlNames(type: ContentType): TypeModuleNames {
+  return { schemaConst: schemaConstName(type), bindingConst: `${camelCase(type.singularName)}Graphql` };
+}
+
 function routesConstName(type: ContentType): string {
   return `${camelCase(type.singularName)}Routes`;
 }
@@ -199,11 +215,12 @@ function addContentApiMount(file: SourceFile, model: Model): void {
   for (const type of model.contentTypes) {
     file.addImportDeclaration({ namedImports: [routesConstName(type)], moduleSpecifier: `./api/${type.singularName}/routes.ts` });
   }
+  file.addImportDeclaration({ namedImports: [GRAPHQL_BINDINGS_NAME], moduleSpecifier: `./${GRAPHQL_BINDINGS_PATH.replace(/^src\//, '')}` });
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: ['The content API: uploads, and every content type\'s REST routes under /api.'],
-    declarations: [{ name: 'contentApi', initializer: `contentApiMount([${model.contentTypes.map(routesConstName).join(', ')}])` }],
+    docs: ['The content API: uploads, every content type\'s REST routes under /api, and GraphQL at /graphql.'],
+    declarations: [{ name: 'contentApi', initializer: `contentApiMount([${model.contentTypes.map(routesConstName).join(', ')}], ${GRAPHQL_BINDINGS_NAME})` }],
   });
 }
 

@@ -1,12 +1,15 @@
 /**
  * The content API of a generated project as mounts of the application: authentication (public
- * role or API token), uploads (`/api/upload`, `/upload`, `/uploads`) and the REST routes of every
- * content type under `/api`, sharing one document service and one access resolver. Uploads come
- * first so that `/api/upload` is never taken for a content type.
+ * role or API token), uploads (`/api/upload`, `/upload`, `/uploads`), the REST routes of every
+ * content type under `/api` and, given the project's GraphQL bindings, the GraphQL API at
+ * `/graphql`, all sharing one document service and one access resolver. Uploads come first so
+ * that `/api/upload` is never taken for a content type.
  */
 import { Router } from 'express';
 import { accessControl, authorize, canRead } from './access.ts';
 import { createDocumentService } from './engine/service.ts';
+import type { GraphqlBindings } from './graphql/schema-binding.ts';
+import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
 import { localesRoutes } from './rest/locales.ts';
 import type { RestContext } from './rest/context.ts';
@@ -19,8 +22,8 @@ import { uploadMount, type ListFiles } from './upload/index.ts';
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
 
-export function contentApiMount(routes: readonly RoutesFactory[]): MountFactory {
-  return (app): Mount[] => {
+export function contentApiMount(routes: readonly RoutesFactory[], graphql?: GraphqlBindings): MountFactory {
+  return async (app): Promise<Mount[]> => {
     const access = accessControl({ permissions: app.config.permissions, db: app.db, tokenSalt: tokenSalt(process.env), logger: app.logger });
     const rest: RestContext = {
       model: app.model,
@@ -47,6 +50,7 @@ export function contentApiMount(routes: readonly RoutesFactory[]): MountFactory 
       { path: '/', handler: access.middleware },
       ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles }),
       { path: '/api', handler: api },
+      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess })]),
     ];
   };
 }

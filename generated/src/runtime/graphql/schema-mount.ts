@@ -1,0 +1,52 @@
+/**
+ * The GraphQL API of a generated project, mounted by the content API next to REST
+ * (content-api.ts) on the same document service and access resolver:
+ *
+ * - the schema served is exactly `src/graphql/schema.graphql`, the SDL `capi generate` emitted,
+ *   read once at start-up;
+ * - resolvers come from the project's bindings (`src/graphql/bindings.ts`) and the runtime;
+ * - each request acts as the caller REST would see (`resolveAccess`).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AccessResolver } from '../access.ts';
+import type { DocumentService } from '../engine/types.ts';
+import { Targets } from '../query/targets.ts';
+import type { AppContext, Mount } from '../server.ts';
+import { UploadService } from '../upload/service.ts';
+import { UploadFolder } from '../upload/storage.ts';
+import { parse } from './graphql-js.ts';
+import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
+import { buildResolvers } from './resolvers.ts';
+import type { GraphqlBindings } from './schema-binding.ts';
+import { bindingIndex } from './schema-index.ts';
+import { DerivedLists } from './selection-lists.ts';
+import { createGraphqlMount } from './server.ts';
+
+/** Where `capi generate` writes the SDL, relative to the project root. */
+export const SCHEMA_FILE = join('src', 'graphql', 'schema.graphql');
+
+export interface GraphqlApiOptions {
+  readonly bindings: GraphqlBindings;
+  readonly documents: DocumentService;
+  readonly resolveAccess: AccessResolver;
+}
+
+export async function graphqlApiMount(app: AppContext, options: GraphqlApiOptions): Promise<Mount> {
+  const sdl = readFileSync(join(app.config.projectRoot, SCHEMA_FILE), 'utf8');
+  const runtime: GraphqlRuntime = {
+    model: app.model,
+    documents: options.documents,
+    uploads: new UploadService(app.db, UploadFolder.openSync(join(app.config.projectRoot, 'public', 'uploads')), app.config.plugins.upload, app.logger),
+    bindings: bindingIndex(options.bindings),
+    targets: new Targets(app.model),
+    graphql: app.config.plugins.graphql,
+    i18n: app.config.plugins.i18n,
+    localesSince: new Date(),
+  };
+  return createGraphqlMount<GraphqlContext>(app, {
+    typeDefs: sdl,
+    resolvers: buildResolvers(runtime, parse(sdl)),
+    context: (req) => ({ access: options.resolveAccess(req), lists: new DerivedLists() }),
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * The mutations of a content type, on the write engine REST uses:
+ *
+ *   collection type   create<T>(status = PUBLISHED, data, locale)   action create
+ *                     update<T>(documentId, status, data, locale)   action update; null for an unknown document
+ *                     delete<T>(documentId, locale)                 action delete; { documentId }, also
+ *                                                                   for an unknown document (as Strapi)
+ *   single type       update<T>(status, data, locale)               creates the document the first time
+ *                     delete<T>(locale)                             NotFoundError when there is none
+ *
+ * Writes publish unless `status: DRAFT` (the argument's default is PUBLISHED, as in Strapi).
+ * `locale` selects the version written or deleted; without it, the default locale. Unlike
+ * Strapi 5.54, whose delete resolver ignores `locale` and deletes the default locale's version,
+ * `delete<T>(documentId, locale: "fr")` deletes the fr version only.
+ *
+ * What a create or update answers is read back with one engine call planned from its selection,
+ * in the status and locale written.
+ */
+import { authorize } from '../access.ts';
+import { NotFoundError } from '../errors.ts';
+import type { DocumentRef, WriteOptions } from '../engine/types.ts';
+import { contentTypeTarget } from '../query/targets.ts';
+import type { ReadQuery, Status } from '../query/types.ts';
+import { statusArg, writeLocale } from './args-versions.ts';
+import type { GraphQLResolveInfo } from './graphql-js.ts';
+import { writeBody } from './mutations-input.ts';
+import type { Args, GraphqlContext, GraphqlRuntime, ObjectResolvers } from './resolvers-context.ts';
+import { documentSelection, finishRead, readParts } from './resolvers-read.ts';
+import type { ContentTypeBinding } from './schema-binding.ts';
+
+export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeBinding): ObjectResolvers {
+  const { schema, mutations } = binding;
+  const { uid } = schema;
+  const { documents } = runtime;
+  const target = contentTypeTarget(schema);
+  const resolvers: ObjectResolvers = {};
+
+  const options = (args: Args): WriteOptions => {
+    const locale = writeLocale(args, schema);
+    return { status: statusArg(args['status']), ...(locale === undefined ? {} : { locale }) };
+  };
+  const body = (args: Args): unknown => writeBody(runtime.bindings, schema, args['data']);
+
+  /** The version just written, read the way the mutation's selection asks. */
+  const readBack = async (ref: DocumentRef, status: Status, context: GraphqlContext, info: GraphQLResolveInfo) => {
+    const selection = documentSelection(runtime, context, info, target);
+    const query: ReadQuery = { ...readParts(selection.plan), status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) };
+    const entity = await documents.findOne(uid, ref.documentId, query);
+    if (entity !== null) finishRead(runtime, context, selection.plan, [entity]);
+    return entity;
+  };
+
+  if (mutations.create !== undefined) {
+    resolvers[mutations.create] = async (_source, args, context, info) => {
+      authorize(context.access, `${uid}.create`);
+      const writeOptions = options(args);
+      const ref = await documents.create(uid, body(args), writeOptions);
+      return readBack(ref, writeOptions.status, context, info);
+    };
+  }
+
+  resolvers[mutations.update] = async (_source, args, context, info) => {
+    authorize(context.access, `${uid}.update`);
+    const writeOptions = options(args);
+    const ref =
+      schema.kind === 'singleType'
+        ? await documents.putSingle(uid, body(args), writeOptions)
+        : await documents.update(uid, String(args['documentId']), body(args), writeOptions);
+    return ref === null ? null : readBack(ref, writeOptions.status, context, info);
+  };
+
+  resolvers[mutations.delete] = async (_source, args, context) => {
+    authorize(context.access, `${uid}.delete`);
+    const locale = writeLocale(args, schema);
+    const deleteOptions = locale === undefined ? {} : { locale };
+    if (schema.kind === 'singleType') {
+      const documentId = await singleDocumentId(runtime, binding, locale);
+      if (documentId === undefined) throw new NotFoundError('Document not found');
+      await documents.deleteSingle(uid, deleteOptions);
+      return { documentId };
+    }
+    const documentId = String(args['documentId']);
+    await documents.delete(uid, documentId, deleteOptions);
+    return { documentId };
+  };
+
+  return resolvers;
+}
+
+/** The documentId of a single type's document in a locale, draft or published, if it exists. */
+async function singleDocumentId(runtime: GraphqlRuntime, binding: ContentTypeBinding, locale: string | undefined): Promise<string | undefined> {
+  const { schema } = binding;
+  const version = (status: Status): ReadQuery => ({
+    fields: [],
+    populate: {},
+    status,
+    ...(schema.localized ? { locale: locale ?? runtime.i18n.defaultLocale } : {}),
+  });
+  const draft = await runtime.documents.findSingle(schema.uid, version('draft'));
+  const found = draft ?? (schema.draftAndPublish ? await runtime.documents.findSingle(schema.uid, version('published')) : null);
+  const documentId = found?.['documentId'];
+  return typeof documentId === 'string' ? documentId : undefined;
+}

@@ -1,0 +1,38 @@
+/**
+ * What resolvers work with: the runtime built once per server (the document service the REST API
+ * uses too, the bindings, the configuration) and the context of one request (who calls, and the
+ * lists derived for its answer).
+ */
+import type { Access } from '../access.ts';
+import type { GraphqlConfig, I18nConfig } from '../config.ts';
+import type { DocumentService } from '../engine/types.ts';
+import type { Targets } from '../query/targets.ts';
+import type { ModelSchema } from '../schema.ts';
+import type { UploadService } from '../upload/service.ts';
+import type { GraphQLResolveInfo } from './graphql-js.ts';
+import type { BindingIndex } from './schema-index.ts';
+import type { DerivedLists } from './selection-lists.ts';
+
+export interface GraphqlRuntime {
+  readonly model: ModelSchema;
+  readonly documents: DocumentService;
+  readonly uploads: UploadService;
+  readonly bindings: BindingIndex;
+  readonly targets: Targets;
+  readonly graphql: Pick<GraphqlConfig, 'defaultLimit' | 'maxLimit'>;
+  readonly i18n: I18nConfig;
+  /** When the locales were loaded: their timestamps (locales live in configuration, not in a table). */
+  readonly localesSince: Date;
+}
+
+export interface GraphqlContext {
+  readonly access: Access;
+  /** Lists of this answer derived in memory (selection-lists.ts). */
+  readonly lists: DerivedLists;
+}
+
+export type Args = Readonly<Record<string, unknown>>;
+
+export type FieldResolver = (source: unknown, args: Args, context: GraphqlContext, info: GraphQLResolveInfo) => unknown;
+
+export type ObjectResolvers = Record<string, FieldResolver>;

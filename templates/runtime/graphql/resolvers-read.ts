@@ -1,0 +1,77 @@
+/**
+ * What a root field (a query, or a mutation reading back what it wrote) asks of the engine: the
+ * plan of its whole selection, turned into `fields` and `populate`, and what is left to do once
+ * the engine has answered (lists derived in memory). One engine call per root field.
+ */
+import { getNamedType, isObjectType, type FieldNode, type GraphQLObjectType, type GraphQLResolveInfo } from './graphql-js.ts';
+import { canRead } from '../access.ts';
+import type { Entity } from '../engine/types.ts';
+import type { Target } from '../query/targets.ts';
+import type { ReadQuery } from '../query/types.ts';
+import type { ArgsContext } from './args.ts';
+import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
+import { collectSubfields, fieldsNamed, selectionScope } from './selection.ts';
+import { deriveLists } from './selection-lists.ts';
+import { planSelection, type PlanContext, type ReadPlan } from './selection-plan.ts';
+import { fieldsOf, populateOf } from './selection-populate.ts';
+
+/** Converting arguments needs the caller's permissions: filters on unreadable relations are refused. */
+export function argsContext(runtime: GraphqlRuntime, context: GraphqlContext): ArgsContext {
+  return {
+    scope: { targets: runtime.targets, canRead: (uid) => canRead(context.access, uid) },
+    enumsOf: (uid) => runtime.bindings.enumsOf(uid),
+  };
+}
+
+function planContext(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo): PlanContext {
+  return {
+    ...argsContext(runtime, context),
+    selection: selectionScope(info),
+    componentType: (uid) => {
+      const name = runtime.bindings.componentTypeName(uid);
+      const type = name === undefined ? undefined : info.schema.getType(name);
+      if (!isObjectType(type)) throw new Error(`GraphQL schema: component ${uid} has no object type ${String(name)}`);
+      return type;
+    },
+  };
+}
+
+export interface RootSelection {
+  readonly plan: ReadPlan;
+  /** `<plural>_connection` only: whether `pageInfo` is selected (its total costs a COUNT). */
+  readonly pageInfo: boolean;
+}
+
+/** The plan of a field returning documents of `target` (a document, or a list of them). */
+export function documentSelection(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo, target: Target): RootSelection {
+  const type = getNamedType(info.returnType);
+  return { plan: plan(runtime, context, info, target, type, info.fieldNodes), pageInfo: false };
+}
+
+/** The plan of `<plural>_connection { nodes { ... } pageInfo { ... } }`. */
+export function connectionSelection(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo, target: Target): RootSelection {
+  const collection = getNamedType(info.returnType);
+  if (!isObjectType(collection)) throw new Error(`GraphQL schema: ${info.fieldName} does not return an object type`);
+  const fields = collectSubfields(selectionScope(info), collection, info.fieldNodes);
+  const nodesField = collection.getFields()['nodes'];
+  const type = nodesField === undefined ? undefined : getNamedType(nodesField.type);
+  return {
+    plan: plan(runtime, context, info, target, type, fieldsNamed(fields, 'nodes')),
+    pageInfo: fieldsNamed(fields, 'pageInfo').length > 0,
+  };
+}
+
+function plan(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo, target: Target, type: unknown, nodes: readonly FieldNode[]): ReadPlan {
+  if (!isObjectType(type)) throw new Error(`GraphQL schema: ${info.fieldName} does not return documents of an object type`);
+  return planSelection(planContext(runtime, context, info), target, type as GraphQLObjectType, nodes);
+}
+
+/** The `fields` and `populate` of a read answering `plan`. */
+export function readParts(plan: ReadPlan): Pick<ReadQuery, 'fields' | 'populate'> {
+  return { fields: fieldsOf(plan), populate: populateOf(plan) };
+}
+
+/** After the engine: derives the lists the plan answers in memory. */
+export function finishRead(runtime: GraphqlRuntime, context: GraphqlContext, plan: ReadPlan, rows: readonly Entity[]): void {
+  deriveLists({ targets: runtime.targets }, plan, rows, context.lists);
+}

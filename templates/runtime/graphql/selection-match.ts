@@ -1,0 +1,279 @@
+/**
+ * Filters and sorts already-read rows in memory, with the engine's SQL semantics
+ * (engine/filters.ts, engine/sort.ts), for the lists the engine cannot filter itself
+ * (selection-plan.ts `listsInMemory`): repeatable components, and a list selected twice with
+ * different arguments.
+ *
+ * - Three-valued logic: a comparison with a null value is unknown, `not` of unknown is unknown,
+ *   and a row matches only when the filter is true, so `ne`, `notIn` and `notContains` never
+ *   match null, as in SQL; `eq: null`/`ne: null` and `null`/`notNull` test nullness.
+ * - `contains`/`startsWith`/`endsWith` are case sensitive, the `*i` forms and `eqi`/`nei`
+ *   compare lower case; text orders by code unit (the engine orders byte-wise).
+ * - `nested` is true when one related row matches (EXISTS).
+ * - Sort: nulls first ascending, last descending; a path through a list sorts by its smallest
+ *   value ascending and its largest descending; ties keep the rows' order (link order).
+ */
+import { keyInfo, mediaTarget, type Targets, type Target } from '../query/targets.ts';
+import type { Filter, FilterScalar, FilterValue, Operator, SortItem } from '../query/types.ts';
+import type { ScalarType } from '../schema.ts';
+import type { Entity } from '../engine/types.ts';
+
+type Truth = boolean | null;
+
+export interface MatchContext {
+  readonly targets: Targets;
+}
+
+export function matches(ctx: MatchContext, target: Target, entity: Entity, filter: Filter): boolean {
+  return evaluate(ctx, target, entity, filter) === true;
+}
+
+function evaluate(ctx: MatchContext, target: Target, entity: Entity, filter: Filter): Truth {
+  switch (filter.kind) {
+    case 'and': {
+      let result: Truth = true;
+      for (const inner of filter.filters) {
+        const value = evaluate(ctx, target, entity, inner);
+        if (value === false) return false;
+        if (value === null) result = null;
+      }
+      return result;
+    }
+    case 'or': {
+      let result: Truth = false;
+      for (const inner of filter.filters) {
+        const value = evaluate(ctx, target, entity, inner);
+        if (value === true) return true;
+        if (value === null) result = null;
+      }
+      return result;
+    }
+    case 'not': {
+      const value = evaluate(ctx, target, entity, filter.filter);
+      return value === null ? null : !value;
+    }
+    case 'condition':
+      return condition(scalarType(target, filter.attribute), entity[filter.attribute], filter.operator, filter.value);
+    case 'nested': {
+      const related = relatedTarget(ctx, target, filter.attribute);
+      if (related === undefined) return false;
+      return rowsOf(entity[filter.attribute]).some((row) => evaluate(ctx, related, row, filter.filter) === true);
+    }
+  }
+}
+
+function rowsOf(value: unknown): Entity[] {
+  if (Array.isArray(value)) return value.filter(isEntity);
+  return isEntity(value) ? [value] : [];
+}
+
+function isEntity(value: unknown): value is Entity {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function scalarType(target: Target, attribute: string): ScalarType {
+  const info = keyInfo(target, attribute);
+  return info?.kind === 'scalar' ? info.type : 'string';
+}
+
+function relatedTarget(ctx: MatchContext, target: Target, attribute: string): Target | undefined {
+  const info = keyInfo(target, attribute, 'populate');
+  switch (info?.kind) {
+    case 'relation':
+      return ctx.targets.relation(info.target);
+    case 'media':
+      return mediaTarget;
+    case 'component':
+      return ctx.targets.component(info.component);
+    default:
+      return undefined;
+  }
+}
+
+const ARRAY_OPERATORS: ReadonlySet<Operator> = new Set(['in', 'notIn', 'between']);
+
+function condition(type: ScalarType, actual: unknown, operator: Operator, expected: FilterValue): Truth {
+  // `{ eq: [a, b] }` reads as "equals a or b", for every operator that takes one value (engine's rule).
+  if (Array.isArray(expected) && !ARRAY_OPERATORS.has(operator)) {
+    return evaluateOr(expected.map((item: FilterScalar) => condition(type, actual, operator, item)));
+  }
+  const single = Array.isArray(expected) ? ((expected[0] as FilterScalar | undefined) ?? null) : (expected as FilterScalar);
+  const value = actual === undefined ? null : actual;
+  switch (operator) {
+    case 'null':
+      return (value === null) === truthy(single);
+    case 'notNull':
+      return (value !== null) === truthy(single);
+    case 'eq':
+      if (single === null) return value === null;
+      return value === null ? null : compare(type, value, single) === 0;
+    case 'ne':
+      if (single === null) return value !== null;
+      return value === null ? null : compare(type, value, single) !== 0;
+    case 'eqi':
+      if (single === null) return value === null;
+      return value === null ? null : text(type, value).toLowerCase() === String(single).toLowerCase();
+    case 'nei':
+      if (single === null) return value !== null;
+      return value === null ? null : text(type, value).toLowerCase() !== String(single).toLowerCase();
+    case 'lt':
+    case 'lte':
+    case 'gt':
+    case 'gte': {
+      if (value === null || single === null) return null;
+      const order = compare(type, value, single);
+      return operator === 'lt' ? order < 0 : operator === 'lte' ? order <= 0 : operator === 'gt' ? order > 0 : order >= 0;
+    }
+    case 'in':
+    case 'notIn': {
+      const items = Array.isArray(expected) ? (expected as readonly FilterScalar[]) : [single];
+      if (items.length === 0) return operator === 'notIn';
+      if (value === null) return null;
+      const found = items.some((item) => item !== null && compare(type, value, item) === 0);
+      if (found) return operator === 'in';
+      // SQL: `x IN (1, NULL)` is unknown when x is not 1.
+      if (items.includes(null)) return null;
+      return operator === 'notIn';
+    }
+    case 'between': {
+      const [low = null, high = null] = Array.isArray(expected) ? (expected as readonly FilterScalar[]) : [single, single];
+      if (value === null || low === null || high === null) return null;
+      return compare(type, value, low) >= 0 && compare(type, value, high) <= 0;
+    }
+    case 'contains':
+    case 'notContains':
+    case 'startsWith':
+    case 'endsWith':
+    case 'containsi':
+    case 'notContainsi':
+    case 'startsWithi':
+    case 'endsWithi':
+      return textMatch(type, value, operator, single);
+  }
+}
+
+function evaluateOr(values: readonly Truth[]): Truth {
+  if (values.includes(true)) return true;
+  return values.includes(null) ? null : false;
+}
+
+function textMatch(type: ScalarType, value: unknown, operator: Operator, needle: FilterScalar): Truth {
+  const negated = operator === 'notContains' || operator === 'notContainsi';
+  // The engine reads a null needle as a nullness test.
+  if (needle === null) return negated ? value !== null : value === null;
+  if (value === null) return null;
+  const insensitive = operator.endsWith('i');
+  const haystack = insensitive ? text(type, value).toLowerCase() : text(type, value);
+  const part = insensitive ? String(needle).toLowerCase() : String(needle);
+  switch (operator) {
+    case 'contains':
+    case 'containsi':
+      return haystack.includes(part);
+    case 'notContains':
+    case 'notContainsi':
+      return !haystack.includes(part);
+    case 'startsWith':
+    case 'startsWithi':
+      return haystack.startsWith(part);
+    default:
+      return haystack.endsWith(part);
+  }
+}
+
+function truthy(value: FilterScalar): boolean {
+  return value === true || value === 'true' || value === 1 || value === '1';
+}
+
+/** A value as the engine compares it as text (JSON as its serialized text). */
+function text(type: ScalarType, value: unknown): string {
+  if (type === 'json' || type === 'blocks') return typeof value === 'string' ? value : JSON.stringify(value);
+  return String(value);
+}
+
+/** Orders two non-null values of one scalar type. */
+function compare(type: ScalarType, a: unknown, b: unknown): number {
+  switch (type) {
+    case 'integer':
+    case 'float':
+    case 'decimal':
+      return Number(a) - Number(b);
+    case 'biginteger': {
+      const x = toBigInt(a);
+      const y = toBigInt(b);
+      if (x === undefined || y === undefined) return compareText(String(a), String(b));
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    case 'boolean':
+      return Number(a === true || a === 1 || a === 'true') - Number(b === true || b === 1 || b === 'true');
+    default:
+      return compareText(text(type, a), text(type, b));
+  }
+}
+
+function toBigInt(value: unknown): bigint | undefined {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return BigInt(value);
+  if (typeof value === 'string' && /^[+-]?\d+$/.test(value)) return BigInt(value);
+  return undefined;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The rows matching `filter`, in their order. */
+export function filterRows(ctx: MatchContext, target: Target, rows: readonly Entity[], filter: Filter | undefined): Entity[] {
+  return filter === undefined ? [...rows] : rows.filter((row) => matches(ctx, target, row, filter));
+}
+
+/** The rows in `sort` order; ties keep their order. */
+export function sortRows(ctx: MatchContext, target: Target, rows: readonly Entity[], sort: readonly SortItem[]): Entity[] {
+  if (sort.length === 0) return [...rows];
+  const keyed = rows.map((row, index) => ({ row, index, keys: sort.map((item) => sortKey(ctx, target, row, item)) }));
+  keyed.sort((a, b) => {
+    for (const [i, item] of sort.entries()) {
+      const order = compareKeys(a.keys[i], b.keys[i], item);
+      if (order !== 0) return order;
+    }
+    return a.index - b.index;
+  });
+  return keyed.map((entry) => entry.row);
+}
+
+interface SortKey {
+  readonly type: ScalarType;
+  readonly value: unknown;
+}
+
+/** The value a row sorts by: its scalar, or the smallest (asc) / largest (desc) reached through the path. */
+function sortKey(ctx: MatchContext, target: Target, row: Entity, item: SortItem): SortKey {
+  let rows: Entity[] = [row];
+  let current = target;
+  const path = item.path;
+  for (const step of path.slice(0, -1)) {
+    const next = relatedTarget(ctx, current, step);
+    if (next === undefined) return { type: 'string', value: null };
+    rows = rows.flatMap((r) => rowsOf(r[step]));
+    current = next;
+  }
+  const last = path[path.length - 1] ?? '';
+  const type = scalarType(current, last);
+  const values = rows.map((r) => r[last]).filter((value) => value !== null && value !== undefined);
+  if (values.length === 0) return { type, value: null };
+  const pick = values.reduce((best, value) => {
+    const order = compare(type, value, best);
+    return item.direction === 'desc' ? (order > 0 ? value : best) : order < 0 ? value : best;
+  });
+  return { type, value: pick };
+}
+
+function compareKeys(a: SortKey | undefined, b: SortKey | undefined, item: SortItem): number {
+  const x = a?.value ?? null;
+  const y = b?.value ?? null;
+  const sign = item.direction === 'desc' ? -1 : 1;
+  if (x === null || y === null) {
+    if (x === y) return 0;
+    // Nulls first ascending, last descending: null is the smallest value either way.
+    return (x === null ? -1 : 1) * sign;
+  }
+  return compare(a?.type ?? 'string', x, y) * sign;
+}
