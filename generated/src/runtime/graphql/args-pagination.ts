@@ -8,7 +8,8 @@
  *   start is 0, a limit below 1 (other than -1) is 1;
  * - `page`/`pageSize`: page N of pageSize entries; a page below 1 is page 1, a size below 1 is 1;
  *   a page without a size uses `defaultLimit` (Strapi 5.54 uses 1 there, which no client means);
- * - any size above `maxLimit` is capped silently; mixing both styles is a PaginationError;
+ * - any size above `maxLimit` is capped silently (a page size before its offset is computed,
+ *   unlike Strapi, so that pages follow each other); mixing both styles is a PaginationError;
  * - `pageInfo` reports `page = floor(start / limit) + 1` and `pageSize = limit`, as Strapi does.
  */
 import type { GraphqlConfig } from '../config.ts';
@@ -36,8 +37,10 @@ export function paginationWindow(input: unknown, limits: PaginationLimits): Wind
   const offset = start !== undefined || limit !== undefined;
   if (paged && offset) throw new PaginationError(MIXED);
   if (paged) {
-    const size = Math.max(1, pageSize ?? limits.defaultLimit);
-    return bounded({ start: (Math.max(page ?? 1, 1) - 1) * size, limit: size }, limits);
+    // Capped before the offset is computed, so that page N starts where page N-1 ended (Strapi
+    // multiplies by the uncapped size, as capi's REST pagination says too).
+    const size = bounded({ start: 0, limit: Math.max(1, pageSize ?? limits.defaultLimit) }, limits).limit;
+    return { start: (Math.max(page ?? 1, 1) - 1) * size, limit: size };
   }
   return bounded({ start: start ?? 0, limit: limit ?? limits.defaultLimit }, limits);
 }
