@@ -1,7 +1,59 @@
 /** Name derivations shared by the model builder and the validator (so both agree on collisions). */
 
-/** Splits `internal-note`, `readingTime`, `rich_text`, `HTMLPage` into lower-case words. */
+/**
+ * One word, as lodash's `words` matches it (its `reUnicodeWord`), restricted to ASCII: a
+ * capitalised or lower-case run (`Reading`, `note`), an acronym up to the capital that starts
+ * the next word (`HTML` in `HTMLPage`), an ordinal (`1st`, `2ND`, `4th`), or a run of digits.
+ * Digits are words of their own, so `h2o` is `h`, `2`, `o`.
+ */
+const WORD = new RegExp(
+  [
+    '[A-Z]?[a-z]+(?=[^A-Za-z0-9]|[A-Z]|$)',
+    '[A-Z]+(?=[^A-Za-z0-9]|[A-Z][a-z]|$)',
+    '[A-Z]?[a-z]+',
+    '[A-Z]+',
+    '\\d*(?:1ST|2ND|3RD|(?![123])\\dTH)(?=\\b|[a-z_])',
+    '\\d*(?:1st|2nd|3rd|(?![123])\\dth)(?=\\b|[A-Z_])',
+    '\\d+',
+  ].join('|'),
+  'g',
+);
+
+/**
+ * Splits a name into words exactly as lodash's `camelCase`, `upperFirst` and friends do (and so
+ * as Strapi derives its GraphQL type names) for ASCII names: `internal-note` → internal, note;
+ * `readingTime` → reading, Time; `HTMLPage` → HTML, Page; `h2o-reading` → h, 2, o, reading;
+ * `i18n-locale` → i, 18, n, locale. Apostrophes are dropped first (lodash's compounders do);
+ * every other character that is not an ASCII letter or digit separates words.
+ */
 export function words(name: string): string[] {
+  return name.replace(/['\u2019]/g, '').match(WORD) ?? [];
+}
+
+/** lodash `upperFirst(camelCase(name))`: `h2o-reading` → `H2OReading`, `i18n-locale` → `I18NLocale`. */
+export function pascalCase(name: string): string {
+  return words(name).map(capitalize).join('');
+}
+
+/** lodash `camelCase(name)`: `h2o-reading` → `h2OReading`, `HTML-page` → `htmlPage`. */
+export function camelCase(name: string): string {
+  return words(name)
+    .map((w, i) => (i === 0 ? w.toLowerCase() : capitalize(w)))
+    .join('');
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+}
+
+/**
+ * The words of a column or table name. Unlike {@link words}, digits stay with the letters
+ * around them (`h2oLevel` → h2o, level; `address2` → address2): this is how capi has always
+ * named columns, and changing it would rename the columns of existing databases. Words still
+ * break at a lower-case letter or digit followed by a capital (`readingTime`, `v2Api`), before
+ * the last capital of an acronym (`HTMLPage`), and at every other character.
+ */
+export function snakeWords(name: string): string[] {
   return name
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -10,19 +62,13 @@ export function words(name: string): string[] {
     .map((w) => w.toLowerCase());
 }
 
-export function pascalCase(name: string): string {
-  return words(name)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
-}
-
-export function camelCase(name: string): string {
-  const pascal = pascalCase(name);
-  return pascal.length === 0 ? pascal : pascal[0]!.toLowerCase() + pascal.slice(1);
-}
-
+/**
+ * Column names: `readingTime` → `reading_time`, `internal-note` → `internal_note`,
+ * `h2oLevel` → `h2o_level` (Strapi's lodash `snakeCase` would give `h_2_o_level`; see
+ * {@link snakeWords} for why capi keeps digits attached).
+ */
 export function snakeCase(name: string): string {
-  return words(name).join('_');
+  return snakeWords(name).join('_');
 }
 
 /** GraphQL (and TypeScript) name of a component type, as Strapi's GraphQL plugin names it. */

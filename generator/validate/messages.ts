@@ -16,7 +16,7 @@ import {
   type AttributeTypeName,
 } from './catalog.ts';
 import { KEBAB_CASE, TABLE_NAME, type JsonSchema } from './json-schema.ts';
-import { snakeCase, words } from '../model/names.ts';
+import { snakeCase, snakeWords } from '../model/names.ts';
 import { closest, didYouMean } from './suggest.ts';
 
 export interface Message {
@@ -173,7 +173,7 @@ function correction(error: ErrorObject): string | undefined {
   const pattern = asSchema(error.parentSchema)?.['pattern'];
   const value: unknown = error.data;
   if (typeof value !== 'string' || error.keyword !== 'pattern') return undefined;
-  const fixed = pattern === KEBAB_CASE ? words(value).join('-') : pattern === TABLE_NAME ? snakeCase(value) : undefined;
+  const fixed = pattern === KEBAB_CASE ? snakeWords(value).join('-') : pattern === TABLE_NAME ? snakeCase(value) : undefined;
   return fixed !== undefined && fixed !== '' && new RegExp(String(pattern)).test(fixed) ? fixed : undefined;
 }
 

@@ -62,45 +62,17 @@ export const RESERVED_TABLE_PREFIXES: ReadonlyArray<readonly [string, string]> =
 ];
 
 /**
- * Type names capi's GraphQL schema, Prisma schema and generated TypeScript use whatever the
- * model: a content type's PascalCase name must not be one of them.
+ * Type names a content type or component may not take although capi's GraphQL schema does not
+ * define them: Prisma's and the runtime's own names, and GraphQL names capi keeps free. The
+ * names the GraphQL schema does define (`Query`, `Pagination`, `UploadFile`, `JSON`, ...) are
+ * taken from the emitter itself (rules-graphql.ts) and need no list.
  */
 export const BUILTIN_TYPE_NAMES: ReadonlySet<string> = new Set([
-  'Query',
-  'Mutation',
   'Subscription',
-  'String',
-  'Int',
-  'Float',
-  'Boolean',
-  'ID',
-  'JSON',
-  'Date',
-  'DateTime',
-  'Time',
-  'Long',
   'Upload',
-  'UploadFile',
   'UploadFolder',
-  'I18NLocale',
-  'I18NLocaleCode',
-  'PublicationStatus',
-  'Pagination',
-  'ResponseCollectionMeta',
-  'DeleteMutationResponse',
-  'Error',
-  'FileInfoInput',
-  'GenericMorph',
   'UploadFileLink',
+  'ResponseCollectionMeta',
   'Prisma',
   'PrismaClient',
 ]);
-
-/** Suffixes capi appends to a type's GraphQL name for its companion types. */
-export const GRAPHQL_SUFFIXES: readonly string[] = [
-  'Input',
-  'FiltersInput',
-  'EntityResponse',
-  'EntityResponseCollection',
-  'RelationResponseCollection',
-];

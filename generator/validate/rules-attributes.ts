@@ -3,6 +3,7 @@
  * options with each other (defaults, ranges, enumeration values, uid sources, localization).
  */
 import { pointer } from '../diagnostics.ts';
+import { graphqlEnumValues } from '../emit/graphql/names.ts';
 import { camelCase, snakeCase } from '../model/names.ts';
 import { ATTRIBUTE_OPTIONS, UID_TARGET_TYPES } from './catalog.ts';
 import { finding, type Finding } from './finding.ts';
@@ -74,25 +75,55 @@ function columnClashFindings(type: TypeView): Finding[] {
   return out;
 }
 
+/**
+ * Values are GraphQL enum value names, unique, and unique once named as the emitter names them
+ * (`graphqlEnumValues`: Strapi's slug with "_", so `a_b` and `a__b` are both `a_b`). Two values
+ * with one name are reported on the one that is not a valid name, else on the later one.
+ */
 function enumFindings(type: TypeView, attribute: AttributeView): Finding[] {
   const values = attribute.options['enum'];
   if (attribute.type !== 'enumeration' || !Array.isArray(values)) return [];
   const seen = new Set<string>();
+  const byName = new Map<string, Array<{ value: string; at: string }>>();
   const out: Finding[] = [];
   values.forEach((value: unknown, index) => {
     if (typeof value !== 'string') return;
     const at = `${attribute.pointer}/enum/${index}`;
     if (seen.has(value)) out.push(finding(type.file, at, `enumeration value "${value}" is listed twice`, 'remove the duplicate'));
     else if (GRAPHQL_LITERALS.has(value)) out.push(finding(type.file, at, `enumeration value "${value}" is reserved by GraphQL (true, false and null cannot be enum values)`, `rename it, e.g. "is_${value}"`));
-    else if (!ENUM_VALUE.test(value)) out.push(finding(type.file, at, `enumeration value "${value}" is not a valid GraphQL enum value`, `use letters, digits and "_", not starting with a digit, e.g. "${enumValueExample(value)}"`));
+    else if (value.startsWith('__')) out.push(finding(type.file, at, `enumeration value "${value}" starts with "__", which GraphQL reserves for introspection`, `rename it${withoutReservedPrefix(value, values)}`));
+    else {
+      const name = graphqlEnumValueName(value);
+      byName.set(name, [...(byName.get(name) ?? []), { value, at }]);
+    }
     seen.add(value);
   });
+  for (const [name, group] of byName) {
+    const keeper = group.find((v) => ENUM_VALUE.test(v.value)) ?? group[0]!;
+    for (const { value, at } of group) {
+      if (value !== keeper.value) {
+        out.push(finding(type.file, at, `enumeration values "${keeper.value}" and "${value}" both become the GraphQL enum value "${name}"`, 'rename one of them; GraphQL names a value by its letters and digits, joined by single "_"'));
+      } else if (!ENUM_VALUE.test(value)) {
+        out.push(finding(type.file, at, `enumeration value "${value}" is not a valid GraphQL enum value`, `use letters, digits and "_", not starting with a digit, e.g. "${enumValueExample(value)}"`));
+      }
+    }
+  }
   return out;
+}
+
+/** The GraphQL name of one value, as the SDL emitter names it. */
+function graphqlEnumValueName(value: string): string {
+  return graphqlEnumValues([value])[0]?.name ?? value;
 }
 
 function enumValueExample(value: string): string {
   const cleaned = value.replace(/[^A-Za-z0-9_]+/g, '_');
   return /^[0-9]/.test(cleaned) || cleaned === '' ? `_${cleaned}` : cleaned;
+}
+
+function withoutReservedPrefix(value: string, values: readonly unknown[]): string {
+  const stripped = value.replace(/^_+/, '');
+  return ENUM_VALUE.test(stripped) && !GRAPHQL_LITERALS.has(stripped) && !values.includes(stripped) ? `, e.g. "${stripped}"` : '';
 }
 
 function rangeFindings(type: TypeView, attribute: AttributeView): Finding[] {

@@ -1,18 +1,13 @@
 /**
  * Semantic checks on the names of types: where the file is, what its API names are, and whether
- * any derived name (route, GraphQL type, table) collides with another type's or with capi's own.
+ * a derived route or table name collides with another type's or with capi's own (GraphQL type
+ * names are checked by rules-graphql.ts).
  */
 import { pointer } from '../diagnostics.ts';
-import { camelCase, componentTypeName, pascalCase } from '../model/names.ts';
+import { camelCase } from '../model/names.ts';
 import { finding, type Finding } from './finding.ts';
 import { KEBAB_CASE } from './json-schema.ts';
-import {
-  BUILTIN_TYPE_NAMES,
-  GRAPHQL_SUFFIXES,
-  RESERVED_TABLES,
-  RESERVED_TABLE_PREFIXES,
-  RESERVED_TYPE_NAMES,
-} from './reserved.ts';
+import { RESERVED_TABLES, RESERVED_TABLE_PREFIXES, RESERVED_TYPE_NAMES } from './reserved.ts';
 import { tableOf, type ModelView, type TypeView } from './view.ts';
 
 const SINGULAR = pointer('info', 'singularName');
@@ -28,7 +23,6 @@ export function nameFindings(model: ModelView): Finding[] {
     ...model.types.flatMap(componentUidFindings),
     ...apiNameFindings(model.types),
     ...tableFindings(model.types),
-    ...graphqlTypeFindings(model.types),
   ];
 }
 
@@ -131,50 +125,4 @@ function tableFindings(types: readonly TypeView[]): Finding[] {
 function reservedTable(table: string): string | undefined {
   const lower = table.toLowerCase();
   return RESERVED_TABLES.get(lower) ?? RESERVED_TABLE_PREFIXES.find(([prefix]) => lower.startsWith(prefix))?.[1];
-}
-
-interface GraphqlName {
-  readonly type: TypeView;
-  readonly name: string;
-  readonly at: string;
-  readonly label: string;
-}
-
-function graphqlName(type: TypeView): GraphqlName | undefined {
-  if (type.isComponent) return { type, name: componentTypeName(type.uid), at: '', label: `component ${type.uid}` };
-  // A reserved name is reported as such; saying it also clashes with a capi type adds nothing.
-  if (type.singularName === undefined || type.singularName === '' || RESERVED_TYPE_NAMES.has(type.singularName)) return undefined;
-  return { type, name: pascalCase(type.singularName), at: SINGULAR, label: `singularName "${type.singularName}"` };
-}
-
-/**
- * Every type becomes a GraphQL object type (`BlogPost`, `ComponentSharedSeo`) plus companions
- * (`BlogPostInput`, `BlogPostFiltersInput`, ...): each must be free, and must not be a companion
- * of another type or one of capi's own types.
- */
-function graphqlTypeFindings(types: readonly TypeView[]): Finding[] {
-  const names = types.map(graphqlName).filter((n): n is GraphqlName => n !== undefined);
-  const owners = new Map<string, GraphqlName>();
-  const out: Finding[] = [];
-  for (const entry of names) {
-    const clash = graphqlClash(entry, owners, names);
-    if (clash !== undefined) out.push(finding(entry.type.file, entry.at, `${entry.label} becomes the GraphQL type "${entry.name}", which ${clash}`, entry.type.isComponent ? 'rename the component file or its category folder' : 'choose another singularName'));
-    else if (!owners.has(entry.name)) owners.set(entry.name, entry);
-  }
-  return out;
-}
-
-function graphqlClash(entry: GraphqlName, owners: ReadonlyMap<string, GraphqlName>, all: readonly GraphqlName[]): string | undefined {
-  if (BUILTIN_TYPE_NAMES.has(entry.name)) return 'capi already uses';
-  const companion = GRAPHQL_SUFFIXES.find((suffix) => BUILTIN_TYPE_NAMES.has(entry.name + suffix));
-  if (companion !== undefined) return `would get the companion type "${entry.name + companion}" that capi already uses`;
-  const owner = owners.get(entry.name);
-  // Two content types with one GraphQL type also share a GraphQL query name: reported there.
-  if (owner !== undefined && owner.type.isComponent === entry.type.isComponent && !entry.type.isComponent) return undefined;
-  if (owner !== undefined) return `${owner.label} of ${owner.type.file.path} already becomes`;
-  for (const other of all) {
-    const suffix = GRAPHQL_SUFFIXES.find((s) => other !== entry && entry.name === other.name + s);
-    if (suffix !== undefined) return `is also the "${suffix}" companion type of ${other.label} (${other.type.file.path})`;
-  }
-  return undefined;
 }

@@ -6,6 +6,7 @@ import type { SchemaFile } from '../load.ts';
 import type { Finding } from './finding.ts';
 import { attributeFindings } from './rules-attributes.ts';
 import { componentFindings } from './rules-components.ts';
+import { graphqlNameFindings } from './rules-graphql.ts';
 import { linkFindings } from './rules-links.ts';
 import { nameFindings } from './rules-names.ts';
 import { relationFindings } from './rules-relations.ts';
@@ -15,6 +16,7 @@ export function semanticFindings(files: readonly SchemaFile[]): Finding[] {
   const model = buildView(files);
   return [
     ...nameFindings(model),
+    ...graphqlNameFindings(model),
     ...model.types.flatMap(attributeFindings),
     ...relationFindings(model),
     ...linkFindings(model),

@@ -57,6 +57,36 @@ describe('semantic: enumerations', () => {
     ]);
   });
 
+  it('rejects values starting with __, which GraphQL reserves', () => {
+    expect(problems(single('post', { stage: { type: 'enumeration', enum: ['__draft', 'published', '__published', '__1'] } }))).toEqual([
+      'post.json #/attributes/stage/enum/0: enumeration value "__draft" starts with "__", which GraphQL reserves for introspection\n    fix: rename it, e.g. "draft"',
+      'post.json #/attributes/stage/enum/2: enumeration value "__published" starts with "__", which GraphQL reserves for introspection\n    fix: rename it',
+      'post.json #/attributes/stage/enum/3: enumeration value "__1" starts with "__", which GraphQL reserves for introspection\n    fix: rename it',
+    ]);
+  });
+
+  it('rejects two values that become one GraphQL enum value name, naming both', () => {
+    const files = single('post', {
+      a: { type: 'enumeration', enum: ['a_b', 'a__b', 'c'] },
+      b: { type: 'enumeration', enum: ['x large', 'x_large'] },
+      c: { type: 'enumeration', enum: ['_draft_', 'draft'] },
+      d: { type: 'enumeration', enum: ['_true', 'true_'] },
+      e: { type: 'enumeration', enum: ['x-l', 'x l'] },
+    });
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/a/enum/1: enumeration values "a_b" and "a__b" both become the GraphQL enum value "a_b"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
+      'post.json #/attributes/b/enum/0: enumeration values "x_large" and "x large" both become the GraphQL enum value "x_large"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
+      'post.json #/attributes/c/enum/1: enumeration values "_draft_" and "draft" both become the GraphQL enum value "draft"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
+      'post.json #/attributes/d/enum/1: enumeration values "_true" and "true_" both become the GraphQL enum value "_true"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
+      'post.json #/attributes/e/enum/0: enumeration value "x-l" is not a valid GraphQL enum value\n    fix: use letters, digits and "_", not starting with a digit, e.g. "x_l"',
+      'post.json #/attributes/e/enum/1: enumeration values "x-l" and "x l" both become the GraphQL enum value "x_l"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
+    ]);
+  });
+
+  it('accepts values whose GraphQL names differ only in case', () => {
+    expect(problems(single('post', { size: { type: 'enumeration', enum: ['S', 's', 'XL', 'x_l', 'xl'] } }))).toEqual([]);
+  });
+
   it('reports a non-string enum value once, from the schema', () => {
     expect(problems(single('post', { theme: { type: 'enumeration', enum: ['light', 2] } }))).toEqual([
       'post.json #/attributes/theme/enum/1: "enum[1]" must be a string\n    fix: set "enum[1]" to a string',

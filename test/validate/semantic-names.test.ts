@@ -48,7 +48,7 @@ describe('semantic: type names', () => {
 
   it('rejects names that differ but give one GraphQL name (item-2 and item2)', () => {
     expect(problems({ ...single('item-2', {}), ...single('item2', {}) })).toEqual([
-      'item2.json #/info/pluralName: pluralName "item2s" and the pluralName "item-2s" of api::item-2.item-2 (item-2.json) both become the GraphQL name "item2s"\n    fix: rename one of them so that their GraphQL names differ',
+      'item2.json #/info/pluralName: pluralName "item2s" and the pluralName "item-2s" of api::item-2.item-2 (item-2.json) both become the GraphQL name "item2S"\n    fix: rename one of them so that their GraphQL names differ',
       'item2.json #/info/singularName: singularName "item2" and the singularName "item-2" of api::item-2.item-2 (item-2.json) both become the GraphQL name "item2"\n    fix: rename one of them so that their GraphQL names differ',
     ]);
   });
@@ -64,7 +64,7 @@ describe('semantic: type names', () => {
 
   it('rejects a content type whose GraphQL type is a component type', () => {
     expect(problems({ ...single('component-shared-seo', {}), 'components/shared/seo.json': component('Seo', {}) })).toEqual([
-      'components/shared/seo.json #: component shared.seo becomes the GraphQL type "ComponentSharedSeo", which singularName "component-shared-seo" of component-shared-seo.json already becomes\n    fix: rename the component file or its category folder',
+      'components/shared/seo.json #: component shared.seo becomes the GraphQL type "ComponentSharedSeo", which is already the GraphQL type of singularName "component-shared-seo" (component-shared-seo.json)\n    fix: rename the component file or its category folder',
     ]);
   });
 
@@ -73,7 +73,7 @@ describe('semantic: type names', () => {
       'pagination.json #/info/singularName: singularName "pagination" becomes the GraphQL type "Pagination", which capi already uses\n    fix: choose another singularName',
     ]);
     expect(problems({ ...single('article', {}), ...single('article-input', {}) })).toEqual([
-      'article-input.json #/info/singularName: singularName "article-input" becomes the GraphQL type "ArticleInput", which is also the "Input" companion type of singularName "article" (article.json)\n    fix: choose another singularName',
+      'article-input.json #/info/singularName: singularName "article-input" becomes the GraphQL type "ArticleInput", which is already the input type of singularName "article" (article.json)\n    fix: choose another singularName',
     ]);
   });
 

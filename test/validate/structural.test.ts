@@ -169,6 +169,12 @@ describe('structural: the file itself', () => {
     ]);
   });
 
+  it('keeps digits with their word in the suggested kebab-case name', () => {
+    expect(problems({ 'h2o-reading.json': { ...obj(contentType('h2o-reading', {})), info: { singularName: 'h2oReading', pluralName: 'h2o-readings', displayName: 'H2O reading' } } })).toEqual([
+      'h2o-reading.json #/info/singularName: "info.singularName" must be a kebab-case name like "blog-post"\n    fix: use "h2o-reading"',
+    ]);
+  });
+
   it('suggests a table name for an invalid collectionName', () => {
     expect(problems(single('post', {}, { collectionName: 'my-posts' }))).toEqual([
       'post.json #/collectionName: "collectionName" must be a table name: a letter, then letters, digits or "_", at most 63 characters\n    fix: use "my_posts"',
