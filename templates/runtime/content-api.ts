@@ -13,7 +13,7 @@ import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
 import { localesRoutes } from './rest/locales.ts';
 import type { RestContext } from './rest/context.ts';
-import type { RoutesFactory } from './rest/routes.ts';
+import { contentTypeDispatcher, type RoutesFactory } from './rest/routes.ts';
 import type { Mount, MountFactory } from './server.ts';
 import { tokenSalt } from './tokens.ts';
 import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
@@ -45,7 +45,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     };
     const api = Router();
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
-    for (const factory of routes) api.use(factory(rest));
+    api.use(contentTypeDispatcher(routes, rest));
     return [
       { path: '/', handler: access.middleware },
       ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles }),

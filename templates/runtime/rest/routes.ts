@@ -16,10 +16,11 @@ import { sendJson } from '../send.ts';
 import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
 import type { RestContext } from './context.ts';
 
-export type RoutesFactory = (context: RestContext) => Router;
+/** Builds a content type's router; `segment` is the first path segment under /api it answers. */
+export type RoutesFactory = ((context: RestContext) => Router) & { readonly segment: string };
 
 export function collectionTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
-  return (context) => {
+  return withSegment(schema.pluralName, (context) => {
     const handlers = controller(schema, context);
     const base = `/${schema.pluralName}`;
     return Router()
@@ -28,14 +29,32 @@ export function collectionTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
       .get(`${base}/:documentId`, handlers.findOne)
       .put(`${base}/:documentId`, handlers.update)
       .delete(`${base}/:documentId`, handlers.delete);
-  };
+  });
 }
 
 export function singleTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
-  return (context) => {
+  return withSegment(schema.singularName, (context) => {
     const handlers = controller(schema, context);
     const base = `/${schema.singularName}`;
     return Router().get(base, handlers.findSingle).put(base, handlers.putSingle).delete(base, handlers.deleteSingle);
+  });
+}
+
+function withSegment(segment: string, build: (context: RestContext) => Router): RoutesFactory {
+  return Object.assign(build, { segment });
+}
+
+/**
+ * One handler for every content type's routes: the first path segment picks the type's router
+ * from a map, instead of Express trying each type's routes in turn.
+ */
+export function contentTypeDispatcher(routes: readonly RoutesFactory[], context: RestContext): RequestHandler {
+  const routers = new Map(routes.map((factory) => [factory.segment, factory(context)]));
+  return (req, res, next) => {
+    const segment = req.path.split('/', 2)[1] ?? '';
+    const router = routers.get(segment);
+    if (router === undefined) return next();
+    router(req, res, next);
   };
 }
 
