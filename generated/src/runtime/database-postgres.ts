@@ -3,6 +3,7 @@
  * sends, and BIGINT / NUMERIC as strings: the query engine formats them for the API, and
  * converting through JavaScript Dates or numbers would shift time zones or lose digits.
  */
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PostgresConfig } from './config.ts';
 import {
@@ -55,6 +56,26 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
 }
 
 type Client = pg.Pool | pg.PoolClient;
+
+/**
+ * Statements with parameters run as named prepared statements: each connection parses and plans
+ * a statement once and then only binds values, which is most of the cost of the small statements
+ * the engine sends. Names are derived from the text; past `maxPreparedNames` distinct texts
+ * (unusual query shapes), statements run unnamed rather than fill every connection's memory.
+ * Migrations run before the server serves, so no prepared plan outlives a schema change.
+ */
+const maxPreparedNames = 2000;
+const preparedNames = new Map<string, string>();
+
+function preparedName(text: string): { name?: string } {
+  let name = preparedNames.get(text);
+  if (name === undefined) {
+    if (preparedNames.size >= maxPreparedNames) return {};
+    name = `capi_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    preparedNames.set(text, name);
+  }
+  return { name };
+}
 
 /** Runs statements on one client (the pool itself, or a checked-out connection). */
 class PostgresHandle implements Queryable {
@@ -119,7 +140,10 @@ class PostgresHandle implements Queryable {
     const text = params.length === 0 ? sql : toNumberedPlaceholders(sql);
     const start = performance.now();
     try {
-      const result = await this.client.query<Record<string, unknown>>(text, params.length === 0 ? undefined : params.map(toParameter));
+      const result =
+        params.length === 0
+          ? await this.client.query<Record<string, unknown>>(text)
+          : await this.client.query<Record<string, unknown>>({ text, values: params.map(toParameter), ...preparedName(text) });
       this.events.emit({ kind, sql, params, durationMs: performance.now() - start });
       // A multi-statement script yields one result per statement; the last one is what callers want.
       return Array.isArray(result) ? (result.at(-1) as pg.QueryResult<Record<string, unknown>>) : result;
