@@ -11,6 +11,7 @@ import { ConfigError } from '../templates/runtime/config.ts';
 import { DatabaseOpenError } from '../templates/runtime/database.ts';
 import { MigrationError } from '../templates/runtime/migrate.ts';
 import { tokenTypes, TokenError, type TokenType } from '../templates/runtime/tokens.ts';
+import { jwtSecret, signUserJwt } from '../templates/runtime/user-jwt.ts';
 import { createToken, listTokens, revokeToken } from './token.ts';
 
 const program = new Command()
@@ -90,6 +91,19 @@ token
   .argument('<name>', 'the token to revoke')
   .addOption(projectOption())
   .action((name: string, flags: { project: string }) => revokeToken({ ...flags, name }));
+
+program
+  .command('jwt')
+  .description('sign a user JWT (HS256, JWT_SECRET) that the server accepts as a signed-in user, for tests and service accounts')
+  .requiredOption('--subject <id>', 'who the user is (the `sub` claim)')
+  .option('--role <role>', 'a role of config/permissions.json other than public (default: authenticated)')
+  .option('--expires-in-hours <hours>', 'lifetime', (value) => Number(value), 24)
+  .action(async (flags: { subject: string; role?: string; expiresInHours: number }) => {
+    const secret = jwtSecret(process.env);
+    if (secret === undefined) throw new TokenError('set JWT_SECRET to a long random secret (the server must run with the same value)');
+    if (!(Number.isInteger(flags.expiresInHours) && flags.expiresInHours > 0)) throw new TokenError('--expires-in-hours must be a whole number of hours, at least 1');
+    process.stdout.write(`${await signUserJwt({ subject: flags.subject, expiresInHours: flags.expiresInHours, ...(flags.role ? { role: flags.role } : {}) }, secret)}\n`);
+  });
 
 /** Known failures become one readable block and exit code 1; anything else is a bug, shown whole. */
 function fail(error: unknown): void {

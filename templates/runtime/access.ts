@@ -1,7 +1,9 @@
 /**
  * Who is calling and what they may do. Every request resolves to one `Access` before any handler
  * runs: no `Authorization` header acts as the `public` role of config/permissions.json;
- * `Authorization: Bearer <token>` acts as that API token (a bad or expired token is a 401).
+ * `Authorization: Bearer <token>` acts as that API token, and `Bearer <JWT>` signed with
+ * JWT_SECRET as a signed-in user with the `authenticated` role (or the token's `role` claim).
+ * A bad, forged or expired credential is a 401.
  * Handlers then ask for Strapi-named actions (`api::article.article.find`) before touching data.
  */
 import type { Request, RequestHandler } from 'express';
@@ -10,6 +12,7 @@ import { ForbiddenError, UnauthorizedError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Permissions } from './permissions.ts';
 import { findApiToken, tokenAccess, touchApiToken } from './tokens.ts';
+import { looksLikeJwt, verifyUserJwt } from './user-jwt.ts';
 
 export interface Access {
   /** The role or token the request acts as, for logs. */
@@ -48,8 +51,10 @@ export interface AccessControl {
 export interface AccessOptions {
   readonly permissions: Permissions;
   readonly db: Queryable;
-  /** API_TOKEN_SALT; without it every bearer token is refused. */
+  /** API_TOKEN_SALT; without it every API token is refused. */
   readonly tokenSalt: string | undefined;
+  /** JWT_SECRET; without it every user JWT is refused. */
+  readonly jwtSecret?: Uint8Array | undefined;
   readonly logger?: Logger;
 }
 
@@ -72,11 +77,19 @@ export function accessControl(options: AccessOptions): AccessControl {
 async function authenticate(header: string, options: AccessOptions): Promise<Access> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (match === null) throw new UnauthorizedError('Missing or invalid credentials');
+  const credential = match[1] ?? '';
+  if (looksLikeJwt(credential)) return userAccess(credential, options);
   if (options.tokenSalt === undefined) throw new UnauthorizedError('Missing or invalid credentials');
-  const token = await findApiToken(options.db, options.tokenSalt, match[1] ?? '');
+  const token = await findApiToken(options.db, options.tokenSalt, credential);
   if (token === undefined) throw new UnauthorizedError('Missing or invalid credentials');
   touchApiToken(options.db, token).catch((error: unknown) => options.logger?.warn({ err: error }, 'could not record API token use'));
   return tokenAccess(token);
+}
+
+async function userAccess(jwt: string, options: AccessOptions): Promise<Access> {
+  const user = options.jwtSecret === undefined ? undefined : await verifyUserJwt(jwt, options.jwtSecret, options.permissions);
+  if (user === undefined) throw new UnauthorizedError('Missing or invalid credentials');
+  return { ...roleAccess(options.permissions, user.role), principal: `user:${user.subject}` };
 }
 
 /** Every request as the public role: for tests and tools that have no database of tokens. */

@@ -125,6 +125,7 @@ describe('emitProject', () => {
       'express',
       'file-type',
       'graphql',
+      'jose',
       'multer',
       'pg',
       'pino',

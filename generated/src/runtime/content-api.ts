@@ -16,6 +16,7 @@ import type { RestContext } from './rest/context.ts';
 import { contentTypeDispatcher, type RoutesFactory } from './rest/routes.ts';
 import type { Mount, MountFactory } from './server.ts';
 import { tokenSalt } from './tokens.ts';
+import { jwtSecret } from './user-jwt.ts';
 import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
 import { uploadMount, type ListFiles } from './upload/index.ts';
 
@@ -24,7 +25,13 @@ const MAX_FILES_LISTED = 10_000;
 
 export function contentApiMount(routes: readonly RoutesFactory[], graphql?: GraphqlBindings): MountFactory {
   return async (app): Promise<Mount[]> => {
-    const access = accessControl({ permissions: app.config.permissions, db: app.db, tokenSalt: tokenSalt(process.env), logger: app.logger });
+    const access = accessControl({
+      permissions: app.config.permissions,
+      db: app.db,
+      tokenSalt: tokenSalt(process.env),
+      jwtSecret: jwtSecret(process.env),
+      logger: app.logger,
+    });
     const rest: RestContext = {
       model: app.model,
       documents: createDocumentService(app),
