@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { model } from '../../../generated/src/model.ts';
-import { HttpError } from '../errors.ts';
-import { parseListQuery, parseQueryString } from './params.ts';
+import { ARTICLE, failure, listQuery, PAGE, PRODUCT } from './test-fixtures.ts';
 import type { Filter } from './types.ts';
 
-function filters(uid: string, query: string, canRead: (uid: string) => boolean = () => true): Filter | undefined {
-  const schema = model.contentTypes[uid];
-  if (schema === undefined) throw new Error(uid);
-  const context = { schema, model, rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'en' }] }, canRead };
-  return parseListQuery(parseQueryString(query), context).filters;
-}
-
-function failure(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError) return JSON.parse(JSON.stringify(error.toBody()));
-    throw error;
-  }
-  throw new Error('expected an error');
-}
-
-const ARTICLE = 'api::article.article';
-const PRODUCT = 'api::product.product';
-const PAGE = 'api::page.page';
+const filters = (uid: string, query: string, canRead?: (uid: string) => boolean): Filter | undefined => listQuery(uid, query, canRead).filters;
 const cond = (attribute: string, operator: string, value: unknown): Filter => ({ kind: 'condition', attribute, operator, value }) as Filter;
 const invalidKey = (message: string, key: string, path: string | null) => ({
   status: 400,

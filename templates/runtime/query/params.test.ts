@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { model } from '../../../generated/src/model.ts';
 import type { RestConfig } from '../config.ts';
-import { HttpError } from '../errors.ts';
 import { parseListQuery, parseQueryString, parseReadQuery, type QueryContext } from './params.ts';
+import { ARTICLE, failure, PAGE, REST, TAG } from './test-fixtures.ts';
 import type { ListQuery, ReadQuery } from './types.ts';
-
-const REST: RestConfig = { defaultLimit: 25, maxLimit: 100, withCount: true };
 
 function context(uid: string, rest: RestConfig = REST): QueryContext {
   const schema = model.contentTypes[uid];
@@ -16,19 +14,6 @@ function context(uid: string, rest: RestConfig = REST): QueryContext {
 const list = (uid: string, query: string, rest?: RestConfig): ListQuery => parseListQuery(parseQueryString(query), context(uid, rest));
 const read = (uid: string, query: string): ReadQuery => parseReadQuery(parseQueryString(query), context(uid));
 
-function failure(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError) return JSON.parse(JSON.stringify(error.toBody()));
-    throw error;
-  }
-  throw new Error('expected an error');
-}
-
-const TAG = 'api::tag.tag';
-const ARTICLE = 'api::article.article';
-const PAGE = 'api::page.page';
 const validation = (message: string, details: Record<string, unknown> = {}) => ({ status: 400, name: 'ValidationError', message, details });
 const pagination = (message: string) => ({ status: 400, name: 'PaginationError', message, details: {} });
 

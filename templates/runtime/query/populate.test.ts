@@ -1,29 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { model } from '../../../generated/src/model.ts';
-import { HttpError } from '../errors.ts';
-import { parseListQuery, parseQueryString } from './params.ts';
+import { ARTICLE, failure, listQuery, PAGE, PRODUCT } from './test-fixtures.ts';
 import type { PopulateTree } from './types.ts';
 
-function populate(uid: string, query: string, canRead: (uid: string) => boolean = () => true): PopulateTree {
-  const schema = model.contentTypes[uid];
-  if (schema === undefined) throw new Error(uid);
-  const context = { schema, model, rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'en' }] }, canRead };
-  return parseListQuery(parseQueryString(query), context).populate;
-}
-
-function failure(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError) return JSON.parse(JSON.stringify(error.toBody()));
-    throw error;
-  }
-  throw new Error('expected an error');
-}
-
-const ARTICLE = 'api::article.article';
-const PRODUCT = 'api::product.product';
-const PAGE = 'api::page.page';
+const populate = (uid: string, query: string, canRead?: (uid: string) => boolean): PopulateTree => listQuery(uid, query, canRead).populate;
 const invalid = (message: string, details: Record<string, unknown>) => ({ status: 400, name: 'ValidationError', message, details });
 const inQuery = (key: string, path: string | null) => ({ key, path, source: 'query', param: 'populate' });
 const everyBlock = { 'shared.media': {}, 'shared.quote': {}, 'shared.rich-text': {}, 'shared.slider': {}, 'shared.article-card': {} };

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../errors.ts';
 import { parseQueryString, QUERY_LIMITS } from './query-string.ts';
+import { failure } from './test-fixtures.ts';
 
-function failure(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError) return JSON.parse(JSON.stringify(error.toBody()));
-    throw error;
-  }
-  throw new Error('expected an error');
-}
 
 const limitError = (message: string) => ({ status: 400, name: 'ValidationError', message, details: { source: 'query' } });
 

@@ -1,31 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { model } from '../../../generated/src/model.ts';
-import { HttpError } from '../errors.ts';
 import { uploadFileSchema } from '../upload/file-schema.ts';
-import type { ContentTypeSchema } from '../schema.ts';
-import { parseListQuery, parseQueryString, type QueryContext } from './params.ts';
-import type { ListQuery } from './types.ts';
-
-function list(uid: string, query: string, canRead: (uid: string) => boolean = () => true): ListQuery {
-  const schema: ContentTypeSchema | undefined = uid === uploadFileSchema.uid ? uploadFileSchema : model.contentTypes[uid];
-  if (schema === undefined) throw new Error(uid);
-  const context: QueryContext = { schema, model, rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'en' }] }, canRead };
-  return parseListQuery(parseQueryString(query), context);
-}
-
-function failure(run: () => unknown): unknown {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof HttpError) return JSON.parse(JSON.stringify(error.toBody()));
-    throw error;
-  }
-  throw new Error('expected an error');
-}
-
-const ARTICLE = 'api::article.article';
-const PRODUCT = 'api::product.product';
-const PAGE = 'api::page.page';
+import { ARTICLE, failure, listQuery as list, PAGE, PRODUCT } from './test-fixtures.ts';
 const invalidKey = (message: string, key: string, path: string | null, param: string) => ({
   status: 400,
   name: 'ValidationError',
