@@ -65,8 +65,8 @@ function validate(loaded: LoadedSchemas): Diagnostic[] {
 export async function generate(options: GenerateOptions, report: StepReporter): Promise<GenerateResult> {
   const out = resolve(options.out);
   const model = await loadModel(options.contentTypes, report);
-  const database = options.database ?? lockedProvider(out) ?? 'sqlite';
   const locked = lockedProvider(out);
+  const database = options.database ?? locked ?? 'sqlite';
   if (locked !== undefined && locked !== database) {
     throw new ProviderMismatchError(
       `${options.out}/prisma/migrations holds ${locked} migrations; generate ${database} into another --out directory`,

@@ -187,7 +187,6 @@ function linkTableOf(owner: ContentType | Component, attr: Extract<Attribute, { 
     table: attr.linkTable,
     prismaModel: `${owner.names.prismaModel}${pascalCase(attr.name)}Link`,
     ownerUid: owner.uid,
-    ownerTable: owner.names.table,
     ownerPrismaModel: owner.names.prismaModel,
     attribute: attr.name,
     targetUid: attr.target,

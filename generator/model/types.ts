@@ -154,7 +154,6 @@ export interface LinkTable {
   readonly prismaModel: string;
   /** UID of the type or component whose rows own the links. */
   readonly ownerUid: string;
-  readonly ownerTable: string;
   readonly ownerPrismaModel: string;
   readonly attribute: string;
   readonly targetUid: string;

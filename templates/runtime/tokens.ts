@@ -3,7 +3,7 @@
  * expiring. The token itself is shown once, when it is created; the database keeps only its
  * HMAC-SHA512 keyed with the API_TOKEN_SALT secret, so reading the database does not give access.
  */
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import type { Access } from './access.ts';
 import type { Queryable } from './database.ts';
 
@@ -97,11 +97,10 @@ export async function revokeApiToken(db: Queryable, name: string): Promise<boole
 
 /** The token an access key stands for, if it exists and has not expired. */
 export async function findApiToken(db: Queryable, salt: string, accessKey: string, now = new Date()): Promise<ApiTokenInfo | undefined> {
-  const hash = hashAccessKey(accessKey, salt);
-  const [token] = await selectTokens(db, 'WHERE access_key = ?', [hash], true);
-  if (token === undefined || !sameHash(token.accessKey, hash)) return undefined;
+  const [token] = await selectTokens(db, 'WHERE access_key = ?', [hashAccessKey(accessKey, salt)]);
+  if (token === undefined) return undefined;
   if (token.expiresAt !== null && Date.parse(token.expiresAt) <= now.getTime()) return undefined;
-  return token.info;
+  return token;
 }
 
 /** Records use at most once a minute per token, so that authenticated reads do not all write. */
@@ -117,7 +116,10 @@ export function tokenAccess(token: ApiTokenInfo): Access {
     case 'full-access':
       return { principal, can: () => true };
     case 'read-only':
-      return { principal, can: (action) => /\.(find|findOne|listLocales)$/.test(action) };
+      return {
+        principal,
+        can: (action) => /\.(find|findOne|listLocales)$/.test(action),
+      };
     case 'custom': {
       const granted = new Set(token.permissions);
       return { principal, can: (action) => granted.has(action) };
@@ -130,30 +132,24 @@ interface TokenRow {
   name: string;
   description: string;
   type: string;
-  access_key: string;
   permissions: unknown;
   expires_at: unknown;
   last_used_at: unknown;
   created_at: unknown;
 }
 
-function selectTokens(db: Queryable, clause: string, params: readonly string[]): Promise<ApiTokenInfo[]>;
-function selectTokens(db: Queryable, clause: string, params: readonly string[], withKey: true): Promise<{ info: ApiTokenInfo; accessKey: string; expiresAt: string | null }[]>;
-async function selectTokens(db: Queryable, clause: string, params: readonly string[], withKey = false): Promise<unknown[]> {
-  const rows = await db.query<TokenRow>(`SELECT id, name, description, type, access_key, permissions, expires_at, last_used_at, created_at FROM ${TOKEN_TABLE} ${clause}`, params);
-  return rows.map((row) => {
-    const info: ApiTokenInfo = {
-      id: Number(row.id),
-      name: row.name,
-      description: row.description,
-      type: row.type as TokenType,
-      permissions: typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as string[]) : ((row.permissions as string[] | null) ?? []),
-      expiresAt: isoOrNull(row.expires_at),
-      lastUsedAt: isoOrNull(row.last_used_at),
-      createdAt: isoOrNull(row.created_at) ?? '',
-    };
-    return withKey ? { info, accessKey: row.access_key, expiresAt: info.expiresAt } : info;
-  });
+async function selectTokens(db: Queryable, clause: string, params: readonly string[]): Promise<ApiTokenInfo[]> {
+  const rows = await db.query<TokenRow>(`SELECT id, name, description, type, permissions, expires_at, last_used_at, created_at FROM ${TOKEN_TABLE} ${clause}`, params);
+  return rows.map((row): ApiTokenInfo => ({
+    id: Number(row.id),
+    name: row.name,
+    description: row.description,
+    type: row.type as TokenType,
+    permissions: typeof row.permissions === 'string' ? (JSON.parse(row.permissions) as string[]) : ((row.permissions as string[] | null) ?? []),
+    expiresAt: isoOrNull(row.expires_at),
+    lastUsedAt: isoOrNull(row.last_used_at),
+    createdAt: isoOrNull(row.created_at) ?? '',
+  }));
 }
 
 /** SQLite hands back the ISO text written; PostgreSQL a timestamptz string or Date. */
@@ -161,10 +157,4 @@ function isoOrNull(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   const date = value instanceof Date ? value : new Date(String(value).replace(' ', 'T').replace(/\+00$/, 'Z'));
   return Number.isNaN(date.getTime()) ? String(value) : date.toISOString();
-}
-
-function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }

@@ -91,9 +91,3 @@ async function userAccess(jwt: string, options: AccessOptions): Promise<Access> 
   if (user === undefined) throw new UnauthorizedError('Missing or invalid credentials');
   return { ...roleAccess(options.permissions, user.role), principal: `user:${user.subject}` };
 }
-
-/** Every request as the public role: for tests and tools that have no database of tokens. */
-export function publicAccessResolver(permissions: Permissions): AccessResolver {
-  const access = roleAccess(permissions, 'public');
-  return () => access;
-}

@@ -71,8 +71,7 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
   };
   const readQuery = (req: Request, access: Access): ReadQuery => parseReadQuery(parseQueryString(search(req)), queryContext(access));
   /** The version a write touched, read back with the populate and fields the request asked for. */
-  const respond = async (req: Request, access: Access, ref: { documentId: string; locale?: string }, options: WriteOptions) => {
-    const query = readQuery(req, access);
+  const respond = async (query: ReadQuery, ref: { documentId: string; locale?: string }, options: WriteOptions) => {
     const entity = await documents.findOne(uid, ref.documentId, { ...query, status: options.status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) });
     if (entity === null) throw new NotFoundError();
     return documentEnvelope(entity);
@@ -92,17 +91,17 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
       sendJson(res, 200, documentEnvelope(entity));
     },
     create: async (req, res) => {
-      const access = allowed(req, 'create');
-      const options = writeOptions(readQuery(req, access));
+      const query = readQuery(req, allowed(req, 'create'));
+      const options = writeOptions(query);
       const ref = await documents.create(uid, bodyData(req), options);
-      sendJson(res, 201, await respond(req, access, ref, options));
+      sendJson(res, 201, await respond(query, ref, options));
     },
     update: async (req, res) => {
-      const access = allowed(req, 'update');
-      const options = writeOptions(readQuery(req, access));
+      const query = readQuery(req, allowed(req, 'update'));
+      const options = writeOptions(query);
       const ref = await documents.update(uid, documentIdParam(req), bodyData(req), options);
       if (ref === null) throw new NotFoundError();
-      sendJson(res, 200, await respond(req, access, ref, options));
+      sendJson(res, 200, await respond(query, ref, options));
     },
     delete: async (req, res) => {
       const access = allowed(req, 'delete');
@@ -117,10 +116,10 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
       sendJson(res, 200, documentEnvelope(entity));
     },
     putSingle: async (req, res) => {
-      const access = allowed(req, 'update');
-      const options = writeOptions(readQuery(req, access));
+      const query = readQuery(req, allowed(req, 'update'));
+      const options = writeOptions(query);
       const ref = await documents.putSingle(uid, bodyData(req), options);
-      sendJson(res, 200, await respond(req, access, ref, options));
+      sendJson(res, 200, await respond(query, ref, options));
     },
     deleteSingle: async (req, res) => {
       const access = allowed(req, 'delete');
