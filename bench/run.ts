@@ -1,10 +1,10 @@
 /**
  * `npm run bench -- [--database sqlite|postgres] [--seconds 10]`: the five request shapes of
- * ../shared/bench against a generated capi server on the conformance model and seed, with the
+ * bench/shapes.mjs (copied from the shared folder by `npm run fixtures:refresh`) against a generated capi server on the conformance model and seed, with the
  * same load generator settings as the Strapi reference (autocannon, 10 connections), plus the
  * SQL statements each shape costs. Prints a Markdown table for docs/benchmarks.md.
  */
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request as LoadRequest } from 'autocannon';
 import { prepareProject, seed, startReferenceServer, type HarnessOptions } from '../test/conformance/harness.ts';
@@ -18,13 +18,13 @@ interface Shape {
   readonly body?: string;
 }
 
-/** Strapi 5.54 on this machine's kind, from ../shared/bench/README.md (req/s). */
+/** Strapi 5.54 on this machine's kind, from bench/strapi-reference.md (req/s). */
 const strapi: Record<string, number> = { 'rest-list': 342, 'rest-populate-star': 189, 'rest-populate-deep': 115, 'gql-nested': 82, 'gql-connection': 117 };
 
 const { values } = parseArgs({ options: { database: { type: 'string', default: 'sqlite' }, seconds: { type: 'string', default: '10' } } });
 const database = values.database === 'postgres' ? 'postgres' : 'sqlite';
 const seconds = Number(values.seconds);
-const { shapes } = (await import(resolve(repoRoot, '..', 'shared', 'bench', 'shapes.mjs'))) as { shapes: Record<string, Shape> };
+const { shapes } = (await import(join(import.meta.dirname, 'shapes.mjs'))) as { shapes: Record<string, Shape> };
 
 const pg = database === 'postgres' ? await createTestDatabase('capi_bench') : undefined;
 const options: HarnessOptions = { database, workDir: join(repoRoot, 'tmp', `bench-${database}`), ...(pg ? { databaseUrl: pg.url } : {}) };

@@ -1,5 +1,5 @@
 /**
- * Every GraphQL case of ../shared/conformance must answer what real Strapi 5 answered, on both
+ * Every GraphQL case of the conformance fixtures (test/fixtures/conformance) must answer what real Strapi 5 answered, on both
  * databases, except the differences capi keeps on purpose (listed with their reason). For those,
  * what can still be compared is: the scalars case without the password field, and the
  * introspection case type by type (and the served schema must be exactly the emitted SDL).

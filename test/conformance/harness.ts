@@ -1,14 +1,14 @@
 /**
- * Replays ../shared/conformance against a capi server: generate the conformance model, configure
+ * Replays the conformance fixtures (test/fixtures/conformance, Strapi 5's recorded answers) against a capi server: generate the conformance model, configure
  * it as the reference Strapi was configured, start it on an empty database, seed it through the
  * public API, run the recorded cases and compare with Strapi's answers.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { capi, node, startServer, type RunningServer } from '../support/cli.ts';
-import { repoRoot } from '../support/model.ts';
+import { conformanceDir } from '../support/fixtures.ts';
 
-export const conformanceDir = resolve(repoRoot, '..', 'shared', 'conformance');
+export { conformanceDir };
 
 export interface CaseResult {
   readonly name: string;

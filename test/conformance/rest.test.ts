@@ -1,5 +1,5 @@
 /**
- * Every REST case of ../shared/conformance must answer what real Strapi 5 answered, on both
+ * Every REST case of the conformance fixtures (test/fixtures/conformance) must answer what real Strapi 5 answered, on both
  * databases, except the differences capi keeps on purpose (listed with their reason).
  */
 import { join } from 'node:path';

@@ -1,13 +1,13 @@
 /**
  * The emitted SDL against the schema real Strapi 5.54 serves for the same model
- * (../shared/conformance/golden/_schema.graphql; the conformance model is content-types/).
+ * (test/fixtures/conformance/golden/_schema.graphql; the conformance model is content-types/).
  * Both are built with graphql-js and compared structurally: every type's kind and description,
  * every field's type (with nullability), arguments (type, default, description) and order,
  * input fields, enum values, union members. The deliberate differences are listed below, each
  * with its reason (docs/graphql-schema.md says more); any other difference fails.
  */
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { join } from 'node:path';
 import {
   astFromValue,
   buildSchema,
@@ -25,9 +25,10 @@ import {
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { emitGraphqlSchema } from '../../generator/emit/graphql/sdl.ts';
-import { exampleContentTypes, loadModelFrom, repoRoot } from '../support/model.ts';
+import { conformanceGoldenDir } from '../support/fixtures.ts';
+import { exampleContentTypes, loadModelFrom } from '../support/model.ts';
 
-const REFERENCE = resolve(repoRoot, '..', 'shared', 'conformance', 'golden', '_schema.graphql');
+const REFERENCE = join(conformanceGoldenDir, '_schema.graphql');
 
 /** Types of plugins capi does not serve (users & permissions, review workflows: admin features). */
 const TYPES_NOT_SERVED: readonly string[] = [

@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { formatDiagnostic } from '../../generator/diagnostics.ts';
 import { compare, loadSchemas } from '../../generator/load.ts';
 import { validateSchemas } from '../../generator/validate/index.ts';
+import { conformanceDir } from '../support/fixtures.ts';
 import { component, contentType, single, validateDir, validateModel } from './helpers.ts';
 
 const EXAMPLE = fileURLToPath(new URL('../../content-types', import.meta.url));
-const CONFORMANCE = fileURLToPath(new URL('../../../shared/conformance/content-types', import.meta.url));
+const CONFORMANCE = join(conformanceDir, 'content-types');
 
 /** Copies a flat model into a Strapi project's src/ layout. */
 function asStrapiProject(flat: string): string {

@@ -1,5 +1,5 @@
 /**
- * The read engine against Strapi 5's recorded answers (../shared/conformance/golden): each case
+ * The read engine against Strapi 5's recorded answers (test/fixtures/conformance/golden): each case
  * is the validated query the REST parser makes of the recorded query string, run on the
  * conformance seed (test-seed.ts), normalized as the conformance tools normalize responses, and
  * compared with the `data` (and total) Strapi returned. Both databases.
@@ -8,12 +8,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
+import { conformanceGoldenDir as goldenDir } from '../../../test/support/fixtures.ts';
 import type { ListQuery, PopulateNode } from '../query/types.ts';
 import { createReadEngine } from './read.ts';
 import { allOf, anyOf, asc, cond, desc, eq, listQuery, nested, normalizeLikeConformance as normalize, seedConformance, type Seeded } from './test-seed.ts';
 import type { ReadEngine } from './types.ts';
 
-const goldenDir = resolve(import.meta.dirname, '..', '..', '..', '..', 'shared', 'conformance', 'golden');
 
 interface Golden {
   readonly status: number;

@@ -10,13 +10,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
+import { conformanceDir } from '../../../test/support/fixtures.ts';
 import { parseListQuery, parseQueryString, parseReadQuery, type QueryContext } from '../query/params.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { createReadEngine } from './read.ts';
 import { normalizeLikeConformance, seedConformance, type Seeded } from './test-seed.ts';
 import type { ReadEngine } from './types.ts';
-
-const conformanceDir = resolve(import.meta.dirname, '..', '..', '..', '..', 'shared', 'conformance');
 
 interface RecordedCase {
   readonly name: string;

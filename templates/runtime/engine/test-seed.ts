@@ -1,7 +1,7 @@
 /**
  * Test data for the read engine, written with plain INSERTs in the storage layout of
  * docs/architecture.md (not through the write engine, so read tests do not depend on it): the
- * shape of ../shared/conformance/seed.mjs — files, categories, authors, 30 tags, products with
+ * shape of test/fixtures/conformance/seed.mjs — files, categories, authors, 30 tags, products with
  * every scalar, articles with draft and published versions, localized pages, single types —
  * plus a bulk generator for query-count tests.
  *
@@ -276,7 +276,7 @@ const A = 'api::article.article';
 const P = 'api::page.page';
 const PRODUCT = 'api::product.product';
 
-/** The conformance seed, in its shape and values (../shared/conformance/seed.mjs). */
+/** The conformance seed, in its shape and values (test/fixtures/conformance/seed.mjs). */
 export async function seedConformance(db: Queryable, model: ModelSchema): Promise<Seeder> {
   const s = new Seeder(db, model);
   await s.addFile('img-red', { name: 'red.png', mime: 'image/png', ext: '.png', width: 4, height: 4, size: 0.1, alternativeText: 'A red square', caption: 'Red' });
@@ -651,7 +651,7 @@ export function listQuery(query: Partial<ListQuery> = {}): ListQuery {
 }
 
 /**
- * The conformance tools' normalization of a response (../shared/conformance/README.md, "Cases,
+ * The conformance tools' normalization of a response (test/fixtures/conformance/README.md, "Cases,
  * templates and normalization"), so engine output compares with the recorded golden bodies.
  */
 export function normalizeLikeConformance(value: unknown, seeded: Seeded, key?: string): unknown {

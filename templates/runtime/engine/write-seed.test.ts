@@ -1,5 +1,5 @@
 /**
- * The conformance seed (../shared/conformance/seed.mjs) replayed as engine calls: every write
+ * The conformance seed (test/fixtures/conformance/seed.mjs) replayed as engine calls: every write
  * Strapi accepted must be accepted, and leave the rows the version layout promises.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,12 +1,11 @@
 /**
  * The GraphQL HTTP layer through HTTP: a real server (startServer, SQLite, port 0) serving
- * Strapi's own schema for the conformance model (../shared/conformance/golden/_schema.graphql)
+ * Strapi's own schema for the conformance model (test/fixtures/conformance/golden/_schema.graphql)
  * with stub resolvers, so that the golden error cases can be replayed byte for byte.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 // The ESM copy of graphql-js under vitest (see graphql-js.ts): resolvers written against plain
 // 'graphql' must still have their GraphQLErrors treated as such.
 import { GraphQLError as PlainGraphQLError } from 'graphql';
@@ -21,13 +20,14 @@ import {
   UnauthorizedError,
   ValidationError,
 } from '../errors.ts';
+import { conformanceDir } from '../../../test/support/fixtures.ts';
 import { createLogger, type Logger } from '../logger.ts';
 import type { ModelSchema } from '../schema.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { upperSnakeCase } from './errors.ts';
 import { graphqlMount, type GraphqlResolvers, type GraphqlSetup } from './server.ts';
 
-const conformance = fileURLToPath(new URL('../../../../shared/conformance/', import.meta.url));
+const conformance = conformanceDir;
 const strapiSdl = readFileSync(join(conformance, 'golden', '_schema.graphql'), 'utf8');
 
 interface Case {

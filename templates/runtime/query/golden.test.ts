@@ -1,18 +1,19 @@
 /**
- * The REST conformance cases recorded against real Strapi 5 (../shared/conformance), replayed at
+ * The REST conformance cases recorded against real Strapi 5 (test/fixtures/conformance), replayed at
  * parser level: every 400 gives Strapi's exact error body, every 200 query parses. The 400s are
- * also written out here, so that this file tests them where shared/ is absent.
+ * also written out here, and checked against the recorded files, so that a refreshed recording
+ * that changes an error body shows up as a readable diff.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { model } from '../../../generated/src/model.ts';
+import { conformanceGoldenDir as goldenDir } from '../../../test/support/fixtures.ts';
 import { HttpError } from '../errors.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { uploadFileSchema } from '../upload/file-schema.ts';
 import { parseListQuery, parseQueryString, parseReadQuery, type QueryContext } from './params.ts';
 
-const goldenDir = resolve(import.meta.dirname, '../../../../shared/conformance/golden');
 
 function context(schema: ContentTypeSchema): QueryContext {
   return {
@@ -206,7 +207,7 @@ function goldenFiles(): GoldenFile[] {
     .map((file) => JSON.parse(readFileSync(join(goldenDir, file), 'utf8')) as GoldenFile);
 }
 
-describe.skipIf(!existsSync(goldenDir))('the recorded golden files themselves', () => {
+describe('the recorded golden files themselves', () => {
   it('list no 400 that this file does not reproduce, with the same body', () => {
     const recorded = goldenFiles().filter((golden) => golden.status === 400 && golden.query !== undefined);
     expect(recorded.map((golden) => golden.name).sort()).toEqual(GOLDEN_400.map((golden) => golden.name).sort());
