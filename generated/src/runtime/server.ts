@@ -15,6 +15,7 @@ import { applyMigrations } from './migrate.ts';
 import { queryCounter } from './query-count.ts';
 import { sendJson } from './send.ts';
 import type { ModelSchema } from './schema.ts';
+import { wellEncodedPath } from './url-encoding.ts';
 
 /** What every router gets to work with. */
 export interface AppContext {
@@ -49,6 +50,7 @@ export function createApp(options: CreateAppOptions): Express {
   app.set('query parser', false);
   app.set('etag', false);
   app.use(requestLog(logger));
+  app.use(wellEncodedPath);
   if (options.countQueries === true) app.use(queryCounter(db));
   app.use(express.json({ limit: config.server.jsonLimit, type: ['application/json', 'application/*+json'] }));
 

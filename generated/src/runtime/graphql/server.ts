@@ -24,9 +24,12 @@ import type { ApolloServerOptionsWithTypeDefs } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { DocumentNode, GraphQLSchema } from './graphql-js.ts';
+import { ValidationError } from '../errors.ts';
+import { sendJson } from '../send.ts';
 import type { AppContext, Mount, MountFactory } from '../server.ts';
+import { isWellEncoded, malformedQueryMessage, rawQueryString } from '../url-encoding.ts';
 import { costLimitPlugin } from './cost.ts';
-import { contextError, formatGraphqlError } from './errors.ts';
+import { contextError, formatGraphqlError, strapiError } from './errors.ts';
 import { ideRouter, type IdeOptions } from './ide.ts';
 import { aliasLimitRule, depthLimitRule, graphqlLimits, type GraphqlLimits } from './limits.ts';
 
@@ -105,7 +108,7 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
       }
     },
   });
-  router.all('/', withBody, graphql);
+  router.all('/', withBody, wellEncodedQuery, graphql);
   return { path: setup.path ?? defaultGraphqlPath, handler: router };
 }
 
@@ -120,4 +123,15 @@ function schemaOptions<TContext extends BaseContext>(source: GraphqlSchemaSource
 const withBody: RequestHandler = (req, _res, next) => {
   if (!('body' in req)) (req as { body?: unknown }).body = undefined;
   next();
+};
+
+/**
+ * A GET carries the operation and its variables in the query string, which Apollo decodes with
+ * URLSearchParams: a malformed sequence would silently become U+FFFD inside a query or a
+ * variable. Refused instead, as a request-level ValidationError in Strapi's GraphQL shape.
+ */
+const wellEncodedQuery: RequestHandler = (req, res, next) => {
+  if (req.method !== 'GET' || isWellEncoded(rawQueryString(req.originalUrl))) return next();
+  const { message, extensions } = strapiError(new ValidationError(malformedQueryMessage, { source: 'query' }));
+  sendJson(res, 400, { errors: [{ message, extensions }] });
 };
