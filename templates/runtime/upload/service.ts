@@ -14,7 +14,7 @@ import { NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import { generateFormats, readImageFacts, UnreadableImageError, type MediaFormat } from './formats.ts';
 import { bytesToKilobytes, generateHash } from './hash.ts';
-import { isMimeAllowed, verifyContentType } from './mime.ts';
+import { isMimeAllowed, undecodableContent, verifyContentType } from './mime.ts';
 import { notAllowed, type FileInfo, type ReceivedFile } from './multipart.ts';
 import {
   deleteFileRow,
@@ -251,7 +251,7 @@ export class UploadService {
     try {
       facts = await readImageFacts(file.path, mime);
     } catch (error) {
-      if (error instanceof UnreadableImageError) throw new ValidationError(`"${identity.name}" is not a readable ${mime} image`);
+      if (error instanceof UnreadableImageError) throw undecodableContent(identity.name, mime);
       throw error;
     }
     const formats = await generateFormats({ path: file.path, name: identity.name, hash: identity.hash, ext, mime }, facts, workDir);

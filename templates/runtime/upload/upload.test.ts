@@ -92,6 +92,60 @@ async function jpeg(width: number, height: number): Promise<Buffer> {
   return sharp({ create: { width, height, channels: 3, background: { r: 10, g: 100, b: 200 } } }).jpeg().toBuffer();
 }
 
+/** An image of pseudo-random pixels (they do not compress away), in a given format. */
+async function noise(width: number, height: number, format: 'jpeg' | 'png' | 'gif' | 'webp' | 'tiff'): Promise<Buffer> {
+  const pixels = Buffer.from(Array.from({ length: width * height * 3 }, (_, i) => (i * 7919) % 251));
+  return sharp(pixels, { raw: { width, height, channels: 3 } }).toFormat(format).toBuffer();
+}
+
+/** A PNG whose chunks are all well formed (lengths, CRCs, IEND) but whose pixel stream stops early. */
+function pngWithTruncatedPixels(width: number, height: number): Buffer {
+  const whole = png(width, height, (x, y) => [(x * 37) % 256, (y * 91) % 256, (x * y) % 256]);
+  const header = whole.subarray(8, 8 + 25);
+  const idatLength = whole.readUInt32BE(8 + 25);
+  const idat = whole.subarray(8 + 25 + 8, 8 + 25 + 8 + idatLength);
+  return Buffer.concat([whole.subarray(0, 8), header, chunk('IDAT', idat.subarray(0, Math.floor(idat.length / 2))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A ZIP archive of stored (uncompressed) entries. */
+function zip(entries: Record<string, Buffer>): Buffer {
+  const locals: Buffer[] = [];
+  const centrals: Buffer[] = [];
+  let offset = 0;
+  for (const [name, data] of Object.entries(entries)) {
+    const fileName = Buffer.from(name);
+    const local = Buffer.alloc(30);
+    local.writeUInt32LE(0x04034b50, 0);
+    local.writeUInt16LE(20, 4);
+    local.writeUInt32LE(crc32(data), 14);
+    local.writeUInt32LE(data.length, 18);
+    local.writeUInt32LE(data.length, 22);
+    local.writeUInt16LE(fileName.length, 26);
+    const central = Buffer.alloc(46);
+    central.writeUInt32LE(0x02014b50, 0);
+    central.writeUInt16LE(20, 4);
+    central.writeUInt16LE(20, 6);
+    central.writeUInt32LE(crc32(data), 16);
+    central.writeUInt32LE(data.length, 20);
+    central.writeUInt32LE(data.length, 24);
+    central.writeUInt16LE(fileName.length, 28);
+    central.writeUInt32LE(offset, 42);
+    locals.push(local, fileName, data);
+    centrals.push(central, fileName);
+    offset += local.length + fileName.length + data.length;
+  }
+  const directory = Buffer.concat(centrals);
+  const end = Buffer.alloc(22);
+  end.writeUInt32LE(0x06054b50, 0);
+  end.writeUInt16LE(centrals.length / 2, 8);
+  end.writeUInt16LE(centrals.length / 2, 10);
+  end.writeUInt32LE(directory.length, 12);
+  end.writeUInt32LE(offset, 16);
+  return Buffer.concat([...locals, directory, end]);
+}
+
+const cut = (bytes: Buffer, fraction = 0.5): Buffer => bytes.subarray(0, Math.floor(bytes.length * fraction));
+
 // ------------------------------------------------------------------ HTTP helpers
 
 interface Part {
@@ -665,6 +719,65 @@ describe.each(clients)('upload plugin on %s', (client) => {
       const reply = await upload(app, [{ name: 'broken.png', type: 'image/png', bytes: broken }]);
       expect(reply.status).toBe(400);
       expect(errorOf(reply).name).toBe('ValidationError');
+    });
+
+    it('refuses content that cannot be decoded with a 400 naming the file, leaving no file and no row', async () => {
+      const target = await startApp(example);
+      try {
+        const rows = await countRows('files');
+        const archive = zip({ 'readme.txt': Buffer.from('hello'), 'data.bin': Buffer.alloc(4000, 65) });
+        const bigJpeg = await noise(600, 400, 'jpeg');
+        const undecodable: Part[] = [
+          { name: 'archive.png', type: 'image/png', bytes: cut(archive, 0.3) },
+          { name: 'archive.jpg', type: 'image/jpeg', bytes: cut(archive, 0.01) },
+          { name: 'archive.zip', type: 'application/zip', bytes: cut(archive, 0.3) },
+          { name: 'pixels.png', type: 'image/png', bytes: pngWithTruncatedPixels(64, 64) },
+          { name: 'half.png', type: 'image/png', bytes: cut(await noise(64, 64, 'png')) },
+          { name: 'signature.png', type: 'image/png', bytes: RED_PNG.subarray(0, 8) },
+          { name: 'gradient.png', type: 'image/png', bytes: cut(GRADIENT_PNG, 0.8) },
+          { name: 'half.jpg', type: 'image/jpeg', bytes: cut(bigJpeg) },
+          { name: 'small-half.jpg', type: 'image/jpeg', bytes: cut(await noise(64, 48, 'jpeg')) },
+          { name: 'no-end.jpg', type: 'image/jpeg', bytes: bigJpeg.subarray(0, bigJpeg.length - 2) },
+          { name: 'half.gif', type: 'image/gif', bytes: cut(await noise(64, 64, 'gif')) },
+          { name: 'half.webp', type: 'image/webp', bytes: cut(await noise(64, 64, 'webp')) },
+          { name: 'half.tif', type: 'image/tiff', bytes: cut(await noise(64, 64, 'tiff')) },
+          { name: 'undeclared-half.jpg', type: 'application/octet-stream', bytes: cut(bigJpeg) },
+        ];
+        for (const part of undecodable) {
+          const reply = await upload(target, [part]);
+          expect(reply.status, `${part.name}: ${JSON.stringify(reply.body)}`).toBe(400);
+          expect(errorOf(reply), part.name).toMatchObject({ status: 400, name: 'ValidationError', message: expect.stringMatching(new RegExp(`^The content of "${part.name}" is truncated or corrupt: it cannot be decoded`)) });
+        }
+        const empty = await upload(target, [{ name: 'empty.png', type: 'image/png', bytes: Buffer.alloc(0) }]);
+        expect(errorOf(empty)).toMatchObject({ status: 400, name: 'ValidationError', message: 'Files are empty' });
+        // A damaged file among good ones: none is kept.
+        const mixed = await upload(target, [
+          { name: 'good.jpg', type: 'image/jpeg', bytes: await jpeg(1200, 800) },
+          { name: 'half.jpg', type: 'image/jpeg', bytes: cut(bigJpeg) },
+        ]);
+        expect(mixed.status).toBe(400);
+        expect(errorOf(mixed).message).toBe('The content of "half.jpg" is truncated or corrupt: it cannot be decoded as image/jpeg');
+        expectStored(target, []);
+        expect(await countRows('files')).toBe(rows);
+        // The same images whole are accepted: what is refused is the damage.
+        for (const part of [{ name: 'whole.jpg', type: 'image/jpeg', bytes: bigJpeg }, { name: 'whole.zip', type: 'application/zip', bytes: archive }]) {
+          expect((await upload(target, [part])).status, part.name).toBe(201);
+        }
+      } finally {
+        await target.close();
+      }
+    });
+
+    it('refuses to replace a file with one that cannot be decoded, keeping the original', async () => {
+      const created = await uploadOne({ name: 'keep.png', type: 'image/png', bytes: GRADIENT_PNG });
+      const before = listTree(app.uploads);
+      const row = await example.db.query('SELECT * FROM files WHERE id = ?', [Number(created.id)]);
+      const reply = await upload(app, [{ name: 'broken.png', type: 'image/png', bytes: pngWithTruncatedPixels(320, 200) }], undefined, `?id=${String(created.id)}`);
+      expect(reply.status).toBe(400);
+      expect(errorOf(reply).message).toBe('The content of "broken.png" is truncated or corrupt: it cannot be decoded as image/png');
+      expect(listTree(app.uploads)).toEqual(before);
+      expect(readFileSync(join(app.uploads, `${String(created.hash)}.png`))).toEqual(GRADIENT_PNG);
+      expect(await example.db.query('SELECT * FROM files WHERE id = ?', [Number(created.id)])).toEqual(row);
     });
 
     it('enforces allowedMimeTypes on the declared and on the detected type', async () => {

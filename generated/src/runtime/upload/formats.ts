@@ -56,28 +56,51 @@ export interface ImageFacts {
 
 const noImage: ImageFacts = { width: null, height: null };
 
+/**
+ * How sharp reads uploads, for checking and for resizing alike: damaged data (a truncated pixel
+ * stream, a corrupt chunk) fails; the benign warnings many cameras' JPEGs carry do not.
+ */
+const decoding = { failOn: 'error' } as const satisfies sharp.SharpOptions;
+
 /** Thrown when a file that claims to be a raster image cannot be decoded. */
 export class UnreadableImageError extends Error {
   override readonly name = 'UnreadableImageError';
 }
 
 /**
- * Width, height and resizability of an image file; nulls for anything else. sharp's default
- * pixel limit (about 268 megapixels) refuses decompression bombs before decoding them.
+ * Width, height and resizability of an image file; nulls for anything else. A raster image is
+ * decoded in full (every frame), since a header can be intact above a pixel stream that is cut
+ * short; sharp's default pixel limit (about 268 megapixels) refuses decompression bombs before
+ * decoding them.
  */
 export async function readImageFacts(path: string, mime: string): Promise<ImageFacts> {
   if (!mime.startsWith('image/')) return noImage;
+  // SVG and exotic types are stored without dimensions; a broken raster image is refused.
+  const raster = mime !== 'image/svg+xml' && /^image\/(jpeg|png|webp|tiff|gif|avif|heic)$/.test(mime);
   let metadata: sharp.Metadata;
   try {
-    metadata = await sharp(path).metadata();
+    metadata = await sharp(path, decoding).metadata();
   } catch (error) {
-    // SVG and exotic types are stored without dimensions; a broken raster image is refused.
-    if (mime === 'image/svg+xml' || !/^image\/(jpeg|png|webp|tiff|gif|avif|heic)$/.test(mime)) return noImage;
-    throw new UnreadableImageError(error instanceof Error ? error.message : String(error));
+    if (!raster) return noImage;
+    throw unreadable(error);
   }
   if (!measured.has(metadata.format) || metadata.width === undefined || metadata.height === undefined) return noImage;
+  if (metadata.format !== 'svg') await decodeFully(path);
   const facts = { width: metadata.width, height: metadata.height };
   return resized.has(metadata.format) ? { ...facts, resizeAs: metadata.format } : facts;
+}
+
+/** Runs every pixel through the decoder without keeping them (libvips streams the statistics). */
+async function decodeFully(path: string): Promise<void> {
+  try {
+    await sharp(path, { ...decoding, pages: -1 }).stats();
+  } catch (error) {
+    throw unreadable(error);
+  }
+}
+
+function unreadable(error: unknown): UnreadableImageError {
+  return new UnreadableImageError(error instanceof Error ? error.message : String(error));
 }
 
 /** The formats an image of this size gets: thumbnail first, then large, medium, small. */
@@ -116,7 +139,7 @@ export async function generateFormats(source: FormatSource, facts: ImageFacts, w
     const hash = `${spec.name}_${source.hash}`;
     const fileName = `${hash}${source.ext ?? ''}`;
     const stagedPath = resolveInside(workDir, fileName);
-    const info = await sharp(source.path)
+    const info = await sharp(source.path, decoding)
       .resize({ width: spec.width, height: spec.height, fit: 'inside' })
       .toFormat(facts.resizeAs)
       .toFile(stagedPath);

@@ -136,6 +136,28 @@ async function readHead(path: string): Promise<Uint8Array> {
   }
 }
 
+/**
+ * The refusal of a file whose content starts as a known kind and then breaks off or contradicts
+ * itself (a truncated archive, a cut image): the client's file is damaged, whatever it claims.
+ */
+export function undecodableContent(displayName: string, mime: string | undefined): ValidationError {
+  return new ValidationError(`The content of "${displayName}" is truncated or corrupt: it cannot be decoded${mime === undefined ? '' : ` as ${mime}`}`);
+}
+
+/**
+ * file-type's verdict. It reads the structure behind a signature (ZIP entries, TIFF directories)
+ * and throws when that structure ends early or makes no sense: damaged content, the client's
+ * problem. A failing read of the disk is the server's and stays an error.
+ */
+async function detectType(path: string, undecodable: () => ValidationError): Promise<{ mime: string } | undefined> {
+  try {
+    return await fileTypeFromFile(path);
+  } catch (error) {
+    if (error instanceof Error && typeof (error as NodeJS.ErrnoException).syscall === 'string') throw error;
+    throw undecodable();
+  }
+}
+
 /** Types file-type can recognise by magic bytes; a file declared as one of them must show them. */
 const magicTypes: ReadonlySet<string> = new Set(
   [...supportedMimeTypes].map(canonicalMime).filter((mime) => !mime.startsWith('text/') && mime !== 'application/xml'),
@@ -156,7 +178,7 @@ export async function verifyContentType(path: string, declaredRaw: string, displ
   const mismatch = (actual: string): ValidationError =>
     new ValidationError(`The content of "${displayName}" does not match its type ${stored}${actual === '' ? '' : ` (it is ${actual})`}`);
 
-  const detected = await fileTypeFromFile(path);
+  const detected = await detectType(path, () => undecodableContent(displayName, declared === genericMime ? undefined : stored));
   const detectedMime = detected === undefined ? undefined : canonicalMime(detected.mime);
   if (detectedMime !== undefined && detectedMime !== 'application/xml') {
     if (declared === genericMime) return detectedMime;
