@@ -89,6 +89,23 @@ export function string(where: Where, value: unknown, pattern?: { readonly regex:
   return value;
 }
 
+const secondsPerUnit: Readonly<Record<string, number>> = { s: 1, m: 60, h: 3600, d: 86_400, w: 604_800, y: 31_557_600 };
+
+/**
+ * A length of time in whole seconds: a number of seconds, or a string as Strapi's `expiresIn`
+ * takes it (`"30d"`, `"12h"`, `"90m"`, `"2 weeks"`). A string of bare digits is refused: Strapi
+ * would read it as milliseconds, which is never what a token lifetime means.
+ */
+export function duration(where: Where, value: unknown): number {
+  if (typeof value === 'number') return integer(where, value, { min: 1 });
+  const match = typeof value === 'string' ? /^(\d+)\s*(s|sec|secs|seconds?|m|min|mins|minutes?|h|hrs?|hours?|d|days?|w|weeks?|y|yrs?|years?)$/i.exec(value.trim()) : null;
+  const seconds = match === null ? undefined : Number(match[1]) * (secondsPerUnit[(match[2] ?? '').charAt(0).toLowerCase()] ?? Number.NaN);
+  if (seconds === undefined || !Number.isSafeInteger(seconds) || seconds < 1) {
+    fail(where, `must be a number of seconds or a duration like "30d", "12h" or "90m" ${got(value)}`);
+  }
+  return seconds;
+}
+
 export function array(where: Where, value: unknown): readonly unknown[] {
   if (!Array.isArray(value)) fail(where, `must be an array ${got(value)}`);
   return value;

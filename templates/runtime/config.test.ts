@@ -54,7 +54,20 @@ describe('loadConfig defaults', () => {
     expect(config.plugins.graphql).toEqual({ defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: 50000 });
     expect(config.plugins.i18n).toEqual({ defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] });
     expect(config.plugins.upload).toEqual({ sizeLimit: 209715200, allowedMimeTypes: null });
+    expect(config.plugins.usersPermissions).toEqual({ jwt: { expiresIn: 30 * 24 * 3600 } });
     expect(config.permissions).toEqual(defaultPermissions(model));
+  });
+
+  it("reads users-permissions jwt.expiresIn as Strapi's config/plugins writes it: seconds or a duration", () => {
+    const expiresIn = (value: unknown): number => load({ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: value } } } } }).plugins.usersPermissions.jwt.expiresIn;
+    expect(expiresIn(3600)).toBe(3600);
+    expect(expiresIn('7d')).toBe(7 * 86_400);
+    expect(expiresIn('12h')).toBe(12 * 3600);
+    expect(expiresIn('90m')).toBe(90 * 60);
+    expect(expiresIn('45s')).toBe(45);
+    expect(expiresIn('2 weeks')).toBe(14 * 86_400);
+    expect(expiresIn('1y')).toBe(31_557_600);
+    expect(load({ 'plugins.json': { 'users-permissions': {} } }).plugins.usersPermissions.jwt.expiresIn).toBe(30 * 86_400);
   });
 
   it('without a model and a permissions file, grants nothing', () => {
@@ -161,6 +174,12 @@ describe('error messages', () => {
     [{ 'plugins.json': { i18n: { locales: [] } } }, 'config/plugins.json: i18n.locales must list at least one locale'],
     [{ 'plugins.json': { upload: { sizeLimit: -5 } } }, 'config/plugins.json: upload.sizeLimit must be an integer >= 1 (got -5)'],
     [{ 'plugins.json': { upload: { allowedMimeTypes: ['png'] } } }, 'config/plugins.json: upload.allowedMimeTypes[0] must be a MIME type like "image/png" or "image/*" (got "png")'],
+    [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: '3600' } } } } }, 'config/plugins.json: users-permissions.config.jwt.expiresIn must be a number of seconds or a duration like "30d", "12h" or "90m" (got "3600")'],
+    [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: '30 parsecs' } } } } }, 'users-permissions.config.jwt.expiresIn must be a number of seconds or a duration'],
+    [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: 0 } } } } }, 'config/plugins.json: users-permissions.config.jwt.expiresIn must be an integer >= 1 (got 0)'],
+    [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: '0d' } } } } }, 'users-permissions.config.jwt.expiresIn must be a number of seconds or a duration'],
+    [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expireIn: '7d' } } } } }, 'config/plugins.json: unknown key "users-permissions.config.jwt.expireIn" (did you mean "users-permissions.config.jwt.expiresIn"?)'],
+    [{ 'plugins.json': { 'users-permissions': { jwt: { expiresIn: '7d' } } } }, 'config/plugins.json: unknown key "users-permissions.jwt"'],
     [{ 'permissions.json': { public: 'all' } }, 'config/permissions.json: public must be an array (got "all")'],
     [{ 'permissions.json': { Public: [] } }, 'config/permissions.json: role "Public" must be a name in lower case (letters, digits, "-" or "_")'],
     [{ 'permissions.json': { public: ['find everything'] } }, 'config/permissions.json: public[0] must be an action like "api::article.article.find" (got "find everything")'],

@@ -21,6 +21,10 @@
  *     the cost of a list field's selection is multiplied by the number of entries it may return
  *     (its page size, or defaultLimit when none is given).
  *   upload.allowedMimeTypes: when present, only these types (`type/subtype` or `type/*`) are accepted.
+ *                          "users-permissions": { config: { jwt: { expiresIn: "30d" } } }
+ *   users-permissions.config.jwt.expiresIn: how long a user JWT lives (Strapi's key and default):
+ *     a JWT without an `exp` claim is accepted for this long after its `iat`, and refused without
+ *     one. Seconds, or a duration like "30d", "12h", "90m".
  * config/permissions.json  { "public": ["api::article.article.find", ...], "authenticated": [...] }
  *   Role name to allowed actions. Roles missing from the file have no permissions.
  */
@@ -32,6 +36,7 @@ import {
   at,
   boolean,
   ConfigError,
+  duration,
   fail,
   got,
   integer,
@@ -107,13 +112,23 @@ export interface UploadConfig {
   readonly allowedMimeTypes: readonly string[] | null;
 }
 
+export interface UsersPermissionsConfig {
+  readonly jwt: {
+    /** Seconds a user JWT without an `exp` claim is accepted after its `iat`. */
+    readonly expiresIn: number;
+  };
+}
+
+/** Strapi's users-permissions default for `jwt.expiresIn`: 30 days. */
+export const defaultJwtExpiresIn = 30 * 86_400;
+
 export interface AppConfig {
   /** Absolute path of the generated project. */
   readonly projectRoot: string;
   readonly server: ServerConfig;
   readonly database: DatabaseConfig;
   readonly api: { readonly rest: RestConfig };
-  readonly plugins: { readonly graphql: GraphqlConfig; readonly i18n: I18nConfig; readonly upload: UploadConfig };
+  readonly plugins: { readonly graphql: GraphqlConfig; readonly i18n: I18nConfig; readonly upload: UploadConfig; readonly usersPermissions: UsersPermissionsConfig };
   readonly permissions: Permissions;
 }
 
@@ -284,12 +299,22 @@ function restConfig(where: Where, json: unknown): RestConfig {
 }
 
 function pluginsConfig(where: Where, json: unknown): AppConfig['plugins'] {
-  const file = object(where, json, ['graphql', 'i18n', 'upload']);
+  const file = object(where, json, ['graphql', 'i18n', 'upload', 'users-permissions']);
   return {
     graphql: graphqlConfig(at(where, 'graphql'), file.graphql ?? {}),
     i18n: i18nConfig(at(where, 'i18n'), file.i18n ?? {}),
     upload: uploadConfig(at(where, 'upload'), file.upload ?? {}),
+    usersPermissions: usersPermissionsConfig(at(where, 'users-permissions'), file['users-permissions'] ?? {}),
   };
+}
+
+/** Nested under `config` as in Strapi's config/plugins.js, so that a Strapi project's settings carry over. */
+function usersPermissionsConfig(where: Where, json: unknown): UsersPermissionsConfig {
+  const outer = object(where, json, ['config']);
+  const w = at(where, 'config');
+  const config = object(w, outer.config ?? {}, ['jwt']);
+  const jwt = object(at(w, 'jwt'), config.jwt ?? {}, ['expiresIn']);
+  return { jwt: { expiresIn: jwt.expiresIn === undefined ? defaultJwtExpiresIn : duration(at(at(w, 'jwt'), 'expiresIn'), jwt.expiresIn) } };
 }
 
 function graphqlConfig(where: Where, json: unknown): GraphqlConfig {

@@ -30,6 +30,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       db: app.db,
       tokenSalt: tokenSalt(process.env),
       jwtSecret: jwtSecret(process.env),
+      jwtMaxAge: app.config.plugins.usersPermissions.jwt.expiresIn,
       logger: app.logger,
     });
     const rest: RestContext = {

@@ -1,8 +1,9 @@
 /**
  * Signed-in users: a JWT signed with JWT_SECRET acts as the `authenticated` role (or the role its
- * `role` claim names), on SQLite and PostgreSQL; forged, expired or role-less tokens get a 401.
+ * `role` claim names), on SQLite and PostgreSQL; forged, expired or role-less tokens get a 401,
+ * and a token without `exp` lives users-permissions `jwt.expiresIn` (30 days) from its `iat`.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -25,14 +26,22 @@ const sign = (claims: Record<string, unknown>, options: { secret?: string; expir
     .setExpirationTime(options.expires ?? '1h')
     .sign(new TextEncoder().encode(options.secret ?? SECRET));
 
+const DAY = 86_400;
+const now = (): number => Math.floor(Date.now() / 1000);
+
+/** A JWT with exactly these claims: no `iat` or `exp` unless given. */
+const signClaims = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
+
 describe.each(['sqlite', 'postgres'] as const)('signed-in users on %s', (database) => {
   let pg: TestDatabase | undefined;
   let server: RunningServer;
+  let options: HarnessOptions;
+  let project: string;
 
   beforeAll(async () => {
     pg = database === 'postgres' ? await createTestDatabase('capi_users') : undefined;
-    const options: HarnessOptions = { database, workDir: join(repoRoot, 'tmp', `users-${database}-${process.pid}`), ...(pg ? { databaseUrl: pg.url } : {}) };
-    const project = await prepareProject(options);
+    options = { database, workDir: join(repoRoot, 'tmp', `users-${database}-${process.pid}`), ...(pg ? { databaseUrl: pg.url } : {}) };
+    project = await prepareProject(options);
     writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify(PERMISSIONS));
     server = await startReferenceServer(project, options, { JWT_SECRET: SECRET });
   });
@@ -77,6 +86,36 @@ describe.each(['sqlite', 'postgres'] as const)('signed-in users on %s', (databas
       const res = await call('GET', '/api/tags', jwt);
       expect(res.status).toBe(401);
       expect(((await res.json()) as { error: { name: string } }).error.name).toBe('UnauthorizedError');
+    }
+  });
+
+  it('accepts a JWT without exp for 30 days after its iat, and refuses one without iat or from the future', async () => {
+    const status = async (jwt: string): Promise<number> => (await call('GET', '/api/tags', jwt)).status;
+    expect(await status(await signClaims({ sub: 'alice', iat: now() }))).toBe(200);
+    expect(await status(await signClaims({ sub: 'alice', iat: now() - 29 * DAY }))).toBe(200);
+    expect(await status(await signClaims({ sub: 'alice', iat: now() - 31 * DAY }))).toBe(401);
+    expect(await status(await signClaims({ sub: 'alice' }))).toBe(401);
+    expect(await status(await signClaims({ sub: 'alice', iat: now() + DAY }))).toBe(401);
+    // A token that says when it expires is judged by that alone, however old.
+    expect(await status(await signClaims({ sub: 'alice', iat: now() - 365 * DAY, exp: now() + 3600 }))).toBe(200);
+    expect(await status(await signClaims({ sub: 'alice', exp: now() + 3600 }))).toBe(200);
+    const refused = await call('GET', '/api/tags', await signClaims({ sub: 'alice', iat: now() - 31 * DAY }));
+    expect(await refused.json()).toEqual({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} } });
+  });
+
+  it('takes that lifetime from users-permissions jwt.expiresIn in config/plugins.json', async () => {
+    const plugins = join(project, 'config', 'plugins.json');
+    const reference = readFileSync(plugins, 'utf8');
+    writeFileSync(plugins, JSON.stringify({ ...JSON.parse(reference), 'users-permissions': { config: { jwt: { expiresIn: '2h' } } } }));
+    await server.stop();
+    server = await startReferenceServer(project, options, { JWT_SECRET: SECRET });
+    try {
+      expect((await call('GET', '/api/tags', await signClaims({ sub: 'alice', iat: now() - 3600 }))).status).toBe(200);
+      expect((await call('GET', '/api/tags', await signClaims({ sub: 'alice', iat: now() - 3 * 3600 }))).status).toBe(401);
+    } finally {
+      writeFileSync(plugins, reference);
+      await server.stop();
+      server = await startReferenceServer(project, options, { JWT_SECRET: SECRET });
     }
   });
 

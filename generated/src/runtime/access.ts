@@ -55,6 +55,8 @@ export interface AccessOptions {
   readonly tokenSalt: string | undefined;
   /** JWT_SECRET; without it every user JWT is refused. */
   readonly jwtSecret?: Uint8Array | undefined;
+  /** Seconds a user JWT without `exp` is accepted after its `iat` (users-permissions `jwt.expiresIn`). */
+  readonly jwtMaxAge: number;
   readonly logger?: Logger;
 }
 
@@ -87,7 +89,8 @@ async function authenticate(header: string, options: AccessOptions): Promise<Acc
 }
 
 async function userAccess(jwt: string, options: AccessOptions): Promise<Access> {
-  const user = options.jwtSecret === undefined ? undefined : await verifyUserJwt(jwt, options.jwtSecret, options.permissions);
+  const user =
+    options.jwtSecret === undefined ? undefined : await verifyUserJwt(jwt, { secret: options.jwtSecret, maxAgeWithoutExp: options.jwtMaxAge }, options.permissions);
   if (user === undefined) throw new UnauthorizedError('Missing or invalid credentials');
   return { ...roleAccess(options.permissions, user.role), principal: `user:${user.subject}` };
 }
