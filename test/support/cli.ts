@@ -61,6 +61,8 @@ export interface RunningServer {
   readonly url: string;
   readonly output: () => string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash or an OOM killer would: no shutdown code runs. */
+  kill(): Promise<void>;
 }
 
 /** Starts `node dist/main.js` of a generated project and waits until it answers `/_health`. */
@@ -85,13 +87,13 @@ export async function startServer(project: string, env: NodeJS.ProcessEnv): Prom
     if (healthy) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, output: () => output, stop: () => stop(child) };
+  return { url, output: () => output, stop: () => stop(child), kill: () => stop(child, 'SIGKILL') };
 }
 
-function stop(child: ChildProcess): Promise<void> {
+function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
-    child.kill('SIGTERM');
+    child.kill(signal);
   });
 }

@@ -68,7 +68,9 @@ const allowAll: Authorize = () => undefined;
 /** A MountFactory: `startServer({ mounts: [(ctx) => uploadMount(ctx, { authorize, listFiles })] })`. */
 export function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): Mount[] {
   const folder = UploadFolder.openSync(options.uploadDir ?? join(ctx.config.projectRoot, 'public', 'uploads'));
-  void folder.sweep();
+  const swept = folder.sweepSync();
+  // A warning: they are the traces of a process that was killed mid-upload.
+  if (swept.length > 0) ctx.logger.warn({ workDirs: swept }, 'upload: removed the work folders of processes that are gone');
   const service = new UploadService(ctx.db, folder, ctx.config.plugins.upload, ctx.logger);
   const authorize = options.authorize ?? allowAll;
   const limits: MultipartLimits = {

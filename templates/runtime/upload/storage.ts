@@ -3,17 +3,50 @@
  * written to a work folder under `.tmp/` inside it (same file system, so moving a file into place
  * is one atomic link or rename) and only moved into place once their rows are inserted; every
  * move can be undone until the transaction has committed.
+ *
+ * A work folder is named after the process that owns it (`work-<host>-<pid>-<random>`), so that a
+ * server starting up can tell the leftovers of a killed process from the folders of a live one
+ * sharing the upload folder, and remove them before it serves anything.
  */
-import { constants, mkdirSync } from 'node:fs';
-import { copyFile, link, mkdir, mkdtemp, readdir, rename, rm, stat, unlink } from 'node:fs/promises';
+import { constants, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { copyFile, link, mkdir, mkdtemp, rename, rm, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveInside } from './safety.ts';
 
 /** The work folder's parent; a dot folder, so the static route never serves it. */
 export const tmpFolderName = '.tmp';
 
-/** Work folders older than this are leftovers of a crashed process. */
+/** Work folders older than this are leftovers, whoever made them (another host, an older naming). */
 const staleWorkDirMs = 24 * 60 * 60 * 1000;
+
+/** This machine's name as it can appear in a folder name. */
+const host = hostname().replace(/[^A-Za-z0-9.]/g, '_') || 'host';
+const ownedWorkDir = /^work-(.+)-(\d+)-[^-]+$/;
+
+/** Who made a work folder, when its name says so. */
+export function workDirOwner(name: string): { readonly host: string; readonly pid: number } | undefined {
+  const match = ownedWorkDir.exec(name);
+  return match === null ? undefined : { host: match[1] ?? '', pid: Number(match[2]) };
+}
+
+/** Whether a process of this machine is running: signal 0 checks without signalling. */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return isCode(error, 'EPERM');
+  }
+}
+
+export interface SweepOptions {
+  readonly now?: number;
+  /** When this process started (ms since the epoch): its own pid on older folders is a previous run's. */
+  readonly startedAt?: number;
+  readonly isRunning?: (pid: number) => boolean;
+}
 
 export interface WorkDir {
   readonly path: string;
@@ -56,7 +89,7 @@ export class UploadFolder {
 
   async createWorkDir(): Promise<WorkDir> {
     await mkdir(this.tmpRoot, { recursive: true });
-    const path = await mkdtemp(join(this.tmpRoot, 'work-'));
+    const path = await mkdtemp(join(this.tmpRoot, `work-${host}-${process.pid}-`));
     return { path, remove: () => rm(path, { recursive: true, force: true }).catch(() => undefined) };
   }
 
@@ -108,22 +141,39 @@ export class UploadFolder {
     return failed;
   }
 
-  /** Removes work folders a crashed process left behind. Best effort: never throws. */
-  async sweep(now = Date.now()): Promise<void> {
+  /**
+   * Removes the work folders of processes that are gone: those of this machine whose process no
+   * longer runs (or that carry this process's pid but predate it: a restarted container), and any
+   * older than a day. Run once at start-up, before the server listens; synchronous, so that no
+   * request can meet a leftover. Best effort: never throws. Returns the names removed.
+   */
+  sweepSync(options: SweepOptions = {}): string[] {
+    const now = options.now ?? Date.now();
+    const startedAt = options.startedAt ?? now - process.uptime() * 1000;
+    const running = options.isRunning ?? isRunning;
     let entries: string[];
     try {
-      entries = await readdir(this.tmpRoot);
+      entries = readdirSync(this.tmpRoot);
     } catch {
-      return;
+      return [];
     }
+    const removed: string[] = [];
     for (const entry of entries) {
       const path = join(this.tmpRoot, entry);
       try {
-        if (now - (await stat(path)).mtimeMs > staleWorkDirMs) await rm(path, { recursive: true, force: true });
+        const modified = statSync(path).mtimeMs;
+        const owner = workDirOwner(entry);
+        const ours = owner !== undefined && owner.host === host;
+        const ownerGone = ours && (owner.pid === process.pid ? modified < startedAt : !running(owner.pid));
+        if (ownerGone || now - modified > staleWorkDirMs) {
+          rmSync(path, { recursive: true, force: true });
+          removed.push(entry);
+        }
       } catch {
         // Another process may be removing it too.
       }
     }
+    return removed;
   }
 }
 

@@ -2,9 +2,10 @@
  * The upload plugin's pure pieces: hashes, name and path safety, type sniffing, serialization,
  * format rules and the upload folder's undoable moves.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { formatsFor } from './formats.ts';
 import { bytesToKilobytes, generateHash, slugifyBaseName } from './hash.ts';
@@ -22,7 +23,7 @@ import {
   uploadResponseHeaders,
 } from './safety.ts';
 import { serializeFile, toIsoTimestamp } from './serialize.ts';
-import { UploadFolder } from './storage.ts';
+import { UploadFolder, workDirOwner } from './storage.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'capi-upload-units-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -282,11 +283,45 @@ describe('the upload folder', () => {
     expect(await folder.remove(['../../etc/passwd'])).toEqual(['../../etc/passwd']);
   });
 
-  it('sweeps work folders left by a crashed process, and only old ones', async () => {
+  it('names work folders after their process, and sweeps those of processes that are gone', async () => {
     const { folder, work } = setup();
-    await folder.sweep(Date.now());
-    expect(existsSync(work)).toBe(true);
-    await folder.sweep(Date.now() + 2 * 24 * 60 * 60 * 1000);
-    expect(existsSync(work)).toBe(false);
+    const mine = await folder.createWorkDir();
+    const owner = workDirOwner(basename(mine.path));
+    expect(owner?.pid).toBe(process.pid);
+    const host = owner?.host ?? '';
+    const made = (name: string): string => {
+      mkdirSync(join(folder.tmpRoot, name, 'nested'), { recursive: true });
+      writeFileSync(join(folder.tmpRoot, name, 'nested', 'partial'), 'partial');
+      return name;
+    };
+    const dead = made(`work-${host}-4000001-aaaaaa`);
+    const alive = made(`work-${host}-4000002-bbbbbb`);
+    const otherHost = made('work-elsewhere-4000001-cccccc');
+    const running = (pid: number): boolean => pid === 4000002;
+
+    // This process is still running and made `mine` after it started: only the dead one goes.
+    expect(folder.sweepSync({ isRunning: running }).sort()).toEqual([dead]);
+    expect(existsSync(mine.path) && existsSync(join(folder.tmpRoot, alive)) && existsSync(join(folder.tmpRoot, otherHost)) && existsSync(work)).toBe(true);
+
+    // A process restarted with the same pid (pid 1 in a container) sweeps its previous run's folders.
+    expect(folder.sweepSync({ isRunning: running, startedAt: Date.now() + 1000 })).toEqual([basename(mine.path)]);
+
+    // A day later, whatever is left is stale, whoever made it.
+    const tomorrow = Date.now() + 2 * 24 * 60 * 60 * 1000;
+    expect(folder.sweepSync({ isRunning: running, now: tomorrow }).sort()).toEqual([alive, otherHost, 'work-test'].sort());
+    expect(readdirSync(folder.tmpRoot)).toEqual([]);
+  });
+
+  it('asks the system whether a process runs when not told', async () => {
+    const { folder } = setup();
+    const mine = basename((await folder.createWorkDir()).path);
+    const prefix = mine.replace(/-\d+-[^-]+$/, '');
+    // A process that has exited (its pid is not reused this quickly), and one that runs.
+    const exited = `${prefix}-${spawnSync(process.execPath, ['-e', '0']).pid}-dddddd`;
+    const running = `${prefix}-${process.ppid}-eeeeee`;
+    mkdirSync(join(folder.tmpRoot, exited));
+    mkdirSync(join(folder.tmpRoot, running));
+    expect(folder.sweepSync()).toEqual([exited]);
+    expect(readdirSync(folder.tmpRoot).sort()).toEqual([mine, running, 'work-test'].sort());
   });
 });
