@@ -1,6 +1,7 @@
 /**
- * `npm run conformance -- [--database sqlite|postgres] [--only REGEX]`: replays the shared
- * conformance suite against a freshly generated capi server and prints PASS/FAIL per case.
+ * `npm run conformance -- [--database sqlite|postgres] [--only REGEX]`: replays the recorded
+ * conformance suite (test/fixtures/conformance) against a freshly generated capi server and
+ * prints PASS/FAIL per case.
  * PostgreSQL runs get a throwaway database (CAPI_TEST_PG_URL, as the tests).
  */
 import { join } from 'node:path';
