@@ -62,16 +62,28 @@ const noImage: ImageFacts = { width: null, height: null };
  */
 const decoding = { failOn: 'error' } as const satisfies sharp.SharpOptions;
 
+/** sharp's default `limitInputPixels`: larger images are refused before they are decoded. */
+export const maxImagePixels = 0x3fff * 0x3fff;
+
+/** Why an image could not be read: its data is damaged, or it has more pixels than are processed. */
+export type UnreadableReason = 'damaged' | 'too large';
+
 /** Thrown when a file that claims to be a raster image cannot be decoded. */
 export class UnreadableImageError extends Error {
   override readonly name = 'UnreadableImageError';
+  constructor(
+    message: string,
+    readonly reason: UnreadableReason,
+  ) {
+    super(message);
+  }
 }
 
 /**
- * Width, height and resizability of an image file; nulls for anything else. A raster image is
- * decoded in full (every frame), since a header can be intact above a pixel stream that is cut
- * short; sharp's default pixel limit (about 268 megapixels) refuses decompression bombs before
- * decoding them.
+ * Width, height and resizability of an image file; nulls for anything else. A raster image that
+ * sharp can decode is decoded in full, since a header can be intact above a pixel stream that is
+ * cut short (the first frame of an animation: the one its formats are made from). sharp's pixel
+ * limit refuses decompression bombs before decoding them.
  */
 export async function readImageFacts(path: string, mime: string): Promise<ImageFacts> {
   if (!mime.startsWith('image/')) return noImage;
@@ -85,22 +97,31 @@ export async function readImageFacts(path: string, mime: string): Promise<ImageF
     throw unreadable(error);
   }
   if (!measured.has(metadata.format) || metadata.width === undefined || metadata.height === undefined) return noImage;
-  if (metadata.format !== 'svg') await decodeFully(path);
+  if (isDecodable(metadata)) await decodeFully(path);
   const facts = { width: metadata.width, height: metadata.height };
   return resized.has(metadata.format) ? { ...facts, resizeAs: metadata.format } : facts;
+}
+
+/**
+ * The images sharp can decode here: SVG is not rasterised, and prebuilt sharp reads HEIC (HEVC)
+ * headers but has no HEVC decoder, so an iPhone photo keeps being stored by its header alone.
+ */
+function isDecodable(metadata: sharp.Metadata): boolean {
+  return resized.has(metadata.format) || (metadata.format === 'heif' && metadata.compression === 'av1');
 }
 
 /** Runs every pixel through the decoder without keeping them (libvips streams the statistics). */
 async function decodeFully(path: string): Promise<void> {
   try {
-    await sharp(path, { ...decoding, pages: -1 }).stats();
+    await sharp(path, decoding).stats();
   } catch (error) {
     throw unreadable(error);
   }
 }
 
 function unreadable(error: unknown): UnreadableImageError {
-  return new UnreadableImageError(error instanceof Error ? error.message : String(error));
+  const message = error instanceof Error ? error.message : String(error);
+  return new UnreadableImageError(message, /exceeds pixel limit/i.test(message) ? 'too large' : 'damaged');
 }
 
 /** The formats an image of this size gets: thumbnail first, then large, medium, small. */

@@ -12,7 +12,7 @@ import type { Database } from '../database.ts';
 import { createDocumentId } from '../document-id.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
-import { generateFormats, readImageFacts, UnreadableImageError, type MediaFormat } from './formats.ts';
+import { generateFormats, maxImagePixels, readImageFacts, UnreadableImageError, type MediaFormat } from './formats.ts';
 import { bytesToKilobytes, generateHash } from './hash.ts';
 import { isMimeAllowed, undecodableContent, verifyContentType } from './mime.ts';
 import { notAllowed, type FileInfo, type ReceivedFile } from './multipart.ts';
@@ -251,7 +251,7 @@ export class UploadService {
     try {
       facts = await readImageFacts(file.path, mime);
     } catch (error) {
-      if (error instanceof UnreadableImageError) throw undecodableContent(identity.name, mime);
+      if (error instanceof UnreadableImageError) throw unreadableImage(error, identity.name, mime);
       throw error;
     }
     const formats = await generateFormats({ path: file.path, name: identity.name, hash: identity.hash, ext, mime }, facts, workDir);
@@ -266,4 +266,9 @@ export class UploadService {
       staged: [{ stagedPath: file.path, fileName: `${identity.hash}${ext ?? ''}` }, ...formats.map(({ stagedPath, fileName }) => ({ stagedPath, fileName }))],
     };
   }
+}
+
+function unreadableImage(error: UnreadableImageError, name: string, mime: string): ValidationError {
+  if (error.reason === 'too large') return new ValidationError(`The image "${name}" has more pixels than the ${maxImagePixels} that are processed`);
+  return undecodableContent(name, mime);
 }

@@ -93,7 +93,7 @@ async function jpeg(width: number, height: number): Promise<Buffer> {
 }
 
 /** An image of pseudo-random pixels (they do not compress away), in a given format. */
-async function noise(width: number, height: number, format: 'jpeg' | 'png' | 'gif' | 'webp' | 'tiff'): Promise<Buffer> {
+async function noise(width: number, height: number, format: 'jpeg' | 'png' | 'gif' | 'webp' | 'tiff' | 'avif'): Promise<Buffer> {
   const pixels = Buffer.from(Array.from({ length: width * height * 3 }, (_, i) => (i * 7919) % 251));
   return sharp(pixels, { raw: { width, height, channels: 3 } }).toFormat(format).toBuffer();
 }
@@ -105,6 +105,23 @@ function pngWithTruncatedPixels(width: number, height: number): Buffer {
   const idatLength = whole.readUInt32BE(8 + 25);
   const idat = whole.subarray(8 + 25 + 8, 8 + 25 + 8 + idatLength);
   return Buffer.concat([whole.subarray(0, 8), header, chunk('IDAT', idat.subarray(0, Math.floor(idat.length / 2))), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** A valid 1-bit PNG of 20000x20000 blank pixels: 48 KB on the wire, 400 megapixels decoded. */
+function pixelBomb(): Buffer {
+  const side = 20_000;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header[8] = 1;
+  header[9] = 0;
+  const rows = Buffer.alloc((Math.ceil(side / 8) + 1) * side);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', zlib.deflateSync(rows, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 /** A ZIP archive of stored (uncompressed) entries. */
@@ -742,6 +759,7 @@ describe.each(clients)('upload plugin on %s', (client) => {
           { name: 'half.gif', type: 'image/gif', bytes: cut(await noise(64, 64, 'gif')) },
           { name: 'half.webp', type: 'image/webp', bytes: cut(await noise(64, 64, 'webp')) },
           { name: 'half.tif', type: 'image/tiff', bytes: cut(await noise(64, 64, 'tiff')) },
+          { name: 'half.avif', type: 'image/avif', bytes: cut(await noise(64, 64, 'avif')) },
           { name: 'undeclared-half.jpg', type: 'application/octet-stream', bytes: cut(bigJpeg) },
         ];
         for (const part of undecodable) {
@@ -749,6 +767,8 @@ describe.each(clients)('upload plugin on %s', (client) => {
           expect(reply.status, `${part.name}: ${JSON.stringify(reply.body)}`).toBe(400);
           expect(errorOf(reply), part.name).toMatchObject({ status: 400, name: 'ValidationError', message: expect.stringMatching(new RegExp(`^The content of "${part.name}" is truncated or corrupt: it cannot be decoded`)) });
         }
+        const bomb = await upload(target, [{ name: 'bomb.png', type: 'image/png', bytes: pixelBomb() }]);
+        expect(errorOf(bomb)).toMatchObject({ status: 400, name: 'ValidationError', message: 'The image "bomb.png" has more pixels than the 268402689 that are processed' });
         const empty = await upload(target, [{ name: 'empty.png', type: 'image/png', bytes: Buffer.alloc(0) }]);
         expect(errorOf(empty)).toMatchObject({ status: 400, name: 'ValidationError', message: 'Files are empty' });
         // A damaged file among good ones: none is kept.
@@ -761,7 +781,12 @@ describe.each(clients)('upload plugin on %s', (client) => {
         expectStored(target, []);
         expect(await countRows('files')).toBe(rows);
         // The same images whole are accepted: what is refused is the damage.
-        for (const part of [{ name: 'whole.jpg', type: 'image/jpeg', bytes: bigJpeg }, { name: 'whole.zip', type: 'application/zip', bytes: archive }]) {
+        const wholes = [
+          { name: 'whole.jpg', type: 'image/jpeg', bytes: bigJpeg },
+          { name: 'whole.zip', type: 'application/zip', bytes: archive },
+          { name: 'whole.avif', type: 'image/avif', bytes: await noise(64, 64, 'avif') },
+        ];
+        for (const part of wholes) {
           expect((await upload(target, [part])).status, part.name).toBe(201);
         }
       } finally {
