@@ -6,7 +6,7 @@
  * Every destination folder is replaced as a whole (a case removed upstream disappears here too).
  * `--check` copies nothing and exits 1 listing what differs.
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -62,6 +62,16 @@ function differences(source, destination) {
   return found;
 }
 
+/** The shared folder is read-only; its copies here are ordinary files the owner can replace. */
+function makeWritable(path) {
+  chmodSync(path, statSync(path).mode | 0o200);
+  if (!statSync(path).isDirectory()) return;
+  for (const entry of readdirSync(path, { recursive: true })) {
+    const child = join(path, entry);
+    chmodSync(child, statSync(child).mode | 0o200);
+  }
+}
+
 const changes = [];
 for (const [from, to] of FIXTURES) {
   const source = join(shared, from);
@@ -76,6 +86,7 @@ for (const [from, to] of FIXTURES) {
   rmSync(destination, { recursive: true, force: true });
   mkdirSync(dirname(destination), { recursive: true });
   cpSync(source, destination, { recursive: true });
+  makeWritable(destination);
 }
 
 for (const line of changes) process.stdout.write(`${line}\n`);
