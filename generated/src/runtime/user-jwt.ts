@@ -37,8 +37,8 @@ export function jwtSecret(env: Readonly<Record<string, string | undefined>>): Ui
 export async function verifyUserJwt(token: string, policy: UserJwtPolicy, permissions: Permissions): Promise<SignedInUser | undefined> {
   try {
     // The unverified claims only choose which checks apply; the signature is verified below.
-    const lasting = decodeJwt(token).exp === undefined;
-    const { payload } = await jwtVerify(token, policy.secret, { algorithms: ['HS256'], ...(lasting ? { maxTokenAge: policy.maxAgeWithoutExp } : {}) });
+    const noExpiry = decodeJwt(token).exp === undefined;
+    const { payload } = await jwtVerify(token, policy.secret, { algorithms: ['HS256'], ...(noExpiry ? { maxTokenAge: policy.maxAgeWithoutExp } : {}) });
     // Strapi's own tokens carry the user id as `id`; others use the standard `sub`.
     const subject = payload.sub ?? (payload.id === undefined ? undefined : String(payload.id));
     const role = typeof payload.role === 'string' ? payload.role : 'authenticated';
