@@ -16,6 +16,23 @@ export async function replaceMedia(db: Queryable, ownerUid: string, ownerId: num
   }
 }
 
+/**
+ * Disconnects then connects files of a multiple media field, as Strapi's `{ connect, disconnect }`
+ * does: files to disconnect that are not linked are ignored, a connected file goes last (moved
+ * there if it was linked already).
+ */
+export async function patchMedia(db: Queryable, ownerUid: string, ownerId: number, field: string, connect: readonly number[], disconnect: readonly number[]): Promise<void> {
+  const rows = await db.query<{ file_id: number | string }>(`SELECT file_id FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id`, [
+    ownerUid,
+    ownerId,
+    field,
+  ]);
+  const removed = new Set([...disconnect, ...connect]);
+  const next = [...new Set(rows.map((r) => Number(r.file_id)))].filter((id) => !removed.has(id));
+  next.push(...connect);
+  await replaceMedia(db, ownerUid, ownerId, field, next, false);
+}
+
 /** Removes every media link of these owner rows. */
 export async function deleteMediaOf(db: Queryable, ownerUid: string, ownerIds: readonly number[]): Promise<void> {
   await inChunks(ownerIds, async (ids) => {

@@ -18,7 +18,7 @@ import type { RelationInput } from './body-relations.ts';
 import type { Owner, Version, WriteContext } from './write-context.ts';
 import { nextList } from './write-order.ts';
 import { contentTypeOf, isContentType } from './write-schema.ts';
-import { documentLockKey, lockKey, marks, q } from './write-sql.ts';
+import { documentLockKey, keyShare, lockKey, marks, q } from './write-sql.ts';
 
 interface LinkRow {
   readonly id: number | string;
@@ -113,7 +113,11 @@ async function writeInverseSide(ctx: WriteContext, version: Version, field: Rela
   if (stale.length > 0) await db.execute(`DELETE FROM ${table} WHERE id IN (${marks(stale.length)})`, stale);
   const linked = new Set(current.map((row) => Number(row.entity_id)));
   for (const [index, documentId] of next.entries()) {
-    const rows = await db.query<{ id: number | string }>(`SELECT o.id FROM ${q(ownerType.table)} o WHERE o.document_id = ?${scope.sql}`, [documentId, ...scope.params]);
+    // Locked like a relation target: the link rows written next reference these rows.
+    const rows = await db.query<{ id: number | string }>(`SELECT o.id FROM ${q(ownerType.table)} o WHERE o.document_id = ?${scope.sql}${keyShare(db)}`, [
+      documentId,
+      ...scope.params,
+    ]);
     for (const row of rows.map((r) => Number(r.id))) {
       if (linked.has(row)) {
         await db.execute(`UPDATE ${table} SET inverse_ord = ? WHERE entity_id = ? AND target_document_id = ?`, [index + 1, row, version.documentId]);
