@@ -1,0 +1,144 @@
+/**
+ * Writes racing deletes of what they link to, through HTTP, against two server processes on one
+ * database (SQLite and PostgreSQL): in every round, several articles connect a tag, take a file
+ * as cover, hold a relation to another article inside a dynamic zone entry, products attach a
+ * file (in a media field and inside a component), and a tag connects an article from its inverse
+ * side, while the tag, the file and the articles linked to are deleted. Every answer must be a
+ * success or a 4xx (never a 5xx), and afterwards no link may point at a deleted document or file
+ * and no component row may have lost its owner.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { model } from '../../generated/src/model.ts';
+import { openDatabase, type Database } from '../../templates/runtime/database.ts';
+import { capi, copyExample, scratch, startServer, type RunningServer } from '../support/cli.ts';
+import { brokenInvariants } from '../support/invariants.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { request, type JsonResponse } from './support.ts';
+
+const ROUNDS = 6;
+const ARTICLES = 6;
+// A 1x1 PNG, so that image-only media fields take it.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
+
+/** Every action of the example model, for the public role: the race is not about permissions. */
+function permissions(): Record<string, string[]> {
+  const actions: string[] = [];
+  for (const type of Object.values(model.contentTypes)) {
+    const verbs = type.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
+    for (const verb of verbs) actions.push(`${type.uid}.${verb}`);
+  }
+  actions.push(...['find', 'findOne', 'upload', 'destroy'].map((a) => `plugin::upload.content-api.${a}`));
+  return { public: actions, authenticated: actions };
+}
+
+describe.each(['sqlite', 'postgres'] as const)('write races on %s, two server processes', (client) => {
+  const space = scratch(`races-${client}`);
+  const project = join(space.dir, 'project');
+  let pg: TestDatabase | undefined;
+  let url = '';
+  const servers: RunningServer[] = [];
+  let db: Database;
+
+  beforeAll(async () => {
+    if (client === 'postgres') {
+      pg = await createTestDatabase('capi_races');
+      url = pg.url;
+    } else {
+      url = `file:${join(space.dir, 'races.db')}`;
+    }
+    const types = copyExample(join(space.dir, 'content-types'));
+    const generated = await capi(['generate', '--content-types', types, '--out', project, '--database', client, '--quiet']);
+    if (generated.code !== 0) throw new Error(generated.stderr);
+    writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify(permissions()));
+    // One after the other: the first applies the migrations.
+    for (let i = 0; i < 2; i++) servers.push(await startServer(project, { DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'warn' }));
+    db = await openDatabase(client === 'sqlite' ? { client: 'sqlite', filename: join(space.dir, 'races.db'), label: 'races.db' } : { client: 'postgres', url, label: 'races', pool: { max: 2 } });
+  }, 120_000);
+
+  afterAll(async () => {
+    await db?.close();
+    for (const server of servers) await server.stop();
+    await pg?.drop();
+    space.dispose();
+  });
+
+  let turn = 0;
+  /** Alternates between the two processes. */
+  const call = (method: string, path: string, body?: unknown): Promise<JsonResponse> => request(servers[turn++ % 2]!.url, method, path, body);
+
+  async function create(path: string, data: Record<string, unknown>): Promise<string> {
+    const res = await call('POST', path, { data });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body.data.documentId as string;
+  }
+
+  async function upload(name: string): Promise<number> {
+    const form = new FormData();
+    form.append('files', new Blob([PNG], { type: 'image/png' }), name);
+    const res = await fetch(`${servers[0]!.url}/api/upload`, { method: 'POST', body: form });
+    const body = (await res.json()) as { id: number }[];
+    expect(res.status).toBe(201);
+    return body[0]!.id;
+  }
+
+  it('answers every racing request with a success or a 4xx and leaves no link to anything deleted', { timeout: 240_000 }, async () => {
+    const statuses = new Map<string, Map<number, number>>();
+    const tally = (label: string, status: number): void => {
+      const counts = statuses.get(label) ?? new Map<number, number>();
+      counts.set(status, (counts.get(status) ?? 0) + 1);
+      statuses.set(label, counts);
+    };
+    const shuffle = fc.sample(fc.infiniteStream(fc.integer({ min: 0, max: 1_000_000 })), { numRuns: 1, seed: 20261123 })[0]![Symbol.iterator]();
+
+    for (let round = 0; round < ROUNDS; round++) {
+      const tag = await create('/api/tags', { name: `doomed-${round}` });
+      const keeper = await create('/api/tags', { name: `keeper-${round}` });
+      const articles: string[] = [];
+      for (let i = 0; i < ARTICLES; i++) articles.push(await create('/api/articles', { title: `a${round}-${i}` }));
+      const linked = await create('/api/articles', { title: `linked-${round}` });
+      const products: string[] = [];
+      for (let i = 0; i < 2; i++) products.push(await create('/api/products', { name: `p${round}-${i}`, slug: `p${round}-${i}` }));
+      const file = await upload(`r${round}.png`);
+
+      const work: { label: string; run: () => Promise<JsonResponse> }[] = [
+        ...articles.map((a) => ({ label: 'PUT connect tag', run: () => call('PUT', `/api/articles/${a}`, { data: { tags: { connect: [tag] } } }) })),
+        ...articles.slice(0, 3).map((a) => ({ label: 'PUT cover', run: () => call('PUT', `/api/articles/${a}`, { data: { cover: file } }) })),
+        ...articles.slice(3).map((a) => ({
+          label: 'PUT dz relation',
+          run: () => call('PUT', `/api/articles/${a}`, { data: { blocks: [{ __component: 'shared.article-card', title: 'card', article: linked }] } }),
+        })),
+        ...products.map((p) => ({
+          label: 'PUT media',
+          run: () => call('PUT', `/api/products/${p}`, { data: { gallery: { connect: [file] }, variants: [{ sku: 's', image: file }] } }),
+        })),
+        { label: 'PUT inverse', run: () => call('PUT', `/api/tags/${keeper}`, { data: { articles: { connect: [linked, articles[0]] } } }) },
+        { label: 'DELETE tag', run: () => call('DELETE', `/api/tags/${tag}`) },
+        { label: 'DELETE file', run: () => call('DELETE', `/api/upload/files/${file}`) },
+        { label: 'DELETE article', run: () => call('DELETE', `/api/articles/${linked}`) },
+      ];
+      // The deletes land somewhere among the writes, at a different place each round.
+      for (let i = work.length - 1; i > 0; i--) {
+        const j = shuffle.next().value % (i + 1);
+        [work[i], work[j]] = [work[j]!, work[i]!];
+      }
+      const answers = await Promise.all(work.map(async (w) => ({ label: w.label, res: await w.run() })));
+      for (const { label, res } of answers) {
+        tally(label, res.status);
+        expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
+        if (label.startsWith('PUT') && res.status !== 200) {
+          expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(400);
+          expect(res.body.error.message).toMatch(/not found|do not exist/);
+        }
+        if (label.startsWith('DELETE')) expect([200, 204]).toContain(res.status);
+      }
+      expect(await brokenInvariants(db, model)).toEqual([]);
+    }
+    // The tag, the file and the linked article are gone, and so is every link to them.
+    expect(await brokenInvariants(db, model)).toEqual([]);
+    const summary = Object.fromEntries([...statuses].map(([label, counts]) => [label, Object.fromEntries(counts)]));
+    expect(Object.keys(summary).sort()).toEqual(['DELETE article', 'DELETE file', 'DELETE tag', 'PUT connect tag', 'PUT cover', 'PUT dz relation', 'PUT inverse', 'PUT media']);
+  });
+});
