@@ -1,6 +1,11 @@
 /**
- * Writes racing deletes of what they link to, through HTTP, against two server processes on one
- * database (SQLite and PostgreSQL): in every round, several articles connect a tag, take a file
+ * Writes through HTTP against two server processes on one database (SQLite and PostgreSQL), on
+ * the example model.
+ *
+ * Forms: the relation, media and component values Strapi takes, in REST and GraphQL, and the
+ * required values of new component instances on update (issue 9 item 7).
+ *
+ * Races: writes racing deletes of what they link to. In every round, several articles connect a tag, take a file
  * as cover, hold a relation to another article inside a dynamic zone entry, products attach a
  * file (in a media field and inside a component), and a tag connects an article from its inverse
  * side, while the tag, the file and the articles linked to are deleted. Every answer must be a
@@ -34,7 +39,7 @@ function permissions(): Record<string, string[]> {
   return { public: actions, authenticated: actions };
 }
 
-describe.each(['sqlite', 'postgres'] as const)('write races on %s, two server processes', (client) => {
+describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server processes', (client) => {
   const space = scratch(`races-${client}`);
   const project = join(space.dir, 'project');
   let pg: TestDatabase | undefined;
@@ -83,6 +88,66 @@ describe.each(['sqlite', 'postgres'] as const)('write races on %s, two server pr
     expect(res.status).toBe(201);
     return body[0]!.id;
   }
+
+  async function graphql(query: string): Promise<{ data?: any; errors?: { message: string; extensions?: { code?: string } }[] }> {
+    const res = await fetch(`${servers[1]!.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
+    return (await res.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+  }
+
+  it("takes Strapi's relation, media and component forms through REST and GraphQL", async () => {
+    const tags: { documentId: string; id: number }[] = [];
+    for (const name of ['form-a', 'form-b', 'form-c', 'form-d']) {
+      const res = await call('POST', '/api/tags', { data: { name } });
+      tags.push({ documentId: res.body.data.documentId, id: res.body.data.id });
+    }
+    const names = async (documentId: string): Promise<string[]> =>
+      ((await call('GET', `/api/articles/${documentId}?populate=tags&status=draft`)).body.data.tags as { name: string }[]).map((t) => t.name);
+    const article = await call('POST', '/api/articles?status=draft', { data: { title: 'forms', tags: [tags[0]!.id, { id: String(tags[1]!.id) }] } });
+    expect(article.status).toBe(201);
+    const doc = article.body.data.documentId as string;
+    expect(await names(doc)).toEqual(['form-a', 'form-b']);
+    const positioned = { connect: [{ documentId: tags[2]!.documentId, position: { after: tags[3]!.documentId } }] };
+    expect((await call('PUT', `/api/articles/${doc}?status=draft`, { data: { tags: positioned } })).body.error).toMatchObject({ status: 400, name: 'ValidationError' });
+    expect((await call('PUT', `/api/articles/${doc}?status=draft`, { data: { tags: { ...positioned, options: { strict: false } } } })).status).toBe(200);
+    expect(await names(doc)).toEqual(['form-a', 'form-b', 'form-c']);
+    expect((await call('PUT', `/api/articles/${doc}?status=draft`, { data: { tags: { disconnect: [tags[3]!.documentId, { id: tags[0]!.id }] } } })).status).toBe(200);
+    expect(await names(doc)).toEqual(['form-b', 'form-c']);
+    expect((await call('PUT', `/api/articles/${doc}?status=draft`, { data: { tags: { connect: [999999] } } })).body.error).toEqual({
+      status: 400,
+      name: 'ValidationError',
+      message: '1 relation(s) of type api::tag.tag associated with this entity do not exist',
+      details: { errors: [{ path: [], message: '1 relation(s) of type api::tag.tag associated with this entity do not exist', name: 'ValidationError' }] },
+    });
+
+    const files = [await upload('form-1.png'), await upload('form-2.png')];
+    const product = await call('POST', '/api/products', { data: { name: 'forms', slug: 'forms', variants: [{ sku: 'A' }], gallery: { connect: [files[0]] } } });
+    expect(product.status).toBe(201);
+    const productDoc = product.body.data.documentId as string;
+    expect((await call('PUT', `/api/products/${productDoc}`, { data: { gallery: { connect: [files[1]], disconnect: [files[0]] } } })).status).toBe(200);
+    const read = async (): Promise<any> => (await call('GET', `/api/products/${productDoc}?populate[0]=variants&populate[1]=gallery`)).body.data;
+    expect(((await read()).gallery as { id: number }[]).map((f) => f.id)).toEqual([files[1]]);
+
+    // A new instance without its required sku: refused in REST and GraphQL, nothing stored.
+    const missing = await call('PUT', `/api/products/${productDoc}`, { data: { variants: [{ color: 'red' }] } });
+    expect(missing.body.error).toMatchObject({ status: 400, name: 'ValidationError', message: 'variants[0].sku must be defined.' });
+    const viaGraphql = await graphql(`mutation { updateProduct(documentId: "${productDoc}", data: { variants: [{ color: "red" }] }) { documentId } }`);
+    expect(viaGraphql.errors?.[0]).toMatchObject({ message: 'variants[0].sku must be defined.', extensions: { code: 'BAD_USER_INPUT' } });
+    const variantId = (await read()).variants[0].id as number;
+    const patched = await graphql(`mutation { updateProduct(documentId: "${productDoc}", data: { variants: [{ id: "${variantId}", color: "blue" }] }) { variants { id sku color } } }`);
+    expect(patched.errors).toBeUndefined();
+    expect(patched.data.updateProduct.variants).toEqual([{ id: String(variantId), sku: 'A', color: 'blue' }]);
+    const listed = await graphql('query { products { name variants { sku } } }');
+    expect(listed.errors).toBeUndefined();
+
+    const other = await call('POST', '/api/products', { data: { name: 'other-forms', slug: 'other-forms', variants: [{ sku: 'O' }] } });
+    const foreign = (await call('GET', `/api/products/${other.body.data.documentId}?populate=variants`)).body.data.variants[0].id as number;
+    expect((await call('PUT', `/api/products/${productDoc}`, { data: { variants: [{ id: foreign, sku: 'stolen' }] } })).body.error).toEqual({
+      status: 400,
+      name: 'ApplicationError',
+      message: 'Some of the provided components in variants are not related to the entity',
+      details: {},
+    });
+  });
 
   it('answers every racing request with a success or a 4xx and leaves no link to anything deleted', { timeout: 240_000 }, async () => {
     const statuses = new Map<string, Map<number, number>>();
