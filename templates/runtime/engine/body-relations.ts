@@ -1,7 +1,8 @@
 /**
  * The ways a Strapi 5 body writes a relation, reduced to two operations:
  * - set: the relation becomes exactly these documents, in this order. A target, null, an array of
- *   targets, `{ set: ... }`, and for a to-one relation `{ connect: x }` all mean "set".
+ *   targets, `{ set: ... }`, and for a to-one relation `{ connect: x }` all mean "set". A to-one
+ *   relation given several targets keeps the last one, as Strapi does.
  * - patch: `{ connect, disconnect, options: { strict } }` on a to-many relation: disconnect first,
  *   then connect each item at its position (`before`/`after` a documentId, `start`, or the
  *   default `end`).
@@ -68,8 +69,7 @@ export function parseRelation(field: RelationField, raw: unknown, path: Path, is
   if (raw === null) return { kind: 'set', refs: [] };
   if (Array.isArray(raw)) {
     const refs = items(raw);
-    if (refs === undefined || (!many && refs.length > 1)) return fail();
-    return { kind: 'set', refs };
+    return refs === undefined ? fail() : { kind: 'set', refs: many ? refs : refs.slice(-1) };
   }
   if (!isObject(raw) || 'documentId' in raw || 'id' in raw) {
     const ref = item(raw);
@@ -80,8 +80,7 @@ export function parseRelation(field: RelationField, raw: unknown, path: Path, is
   if (strict === undefined) return fail();
   if (raw.set !== undefined) {
     const refs = raw.set === null ? [] : items(castArray(raw.set));
-    if (refs === undefined || (!many && refs.length > 1)) return fail();
-    return { kind: 'set', refs };
+    return refs === undefined ? fail() : { kind: 'set', refs: many ? refs : refs.slice(-1) };
   }
   const connect = raw.connect === undefined || raw.connect === null ? [] : items(castArray(raw.connect));
   const disconnect = raw.disconnect === undefined || raw.disconnect === null ? [] : items(castArray(raw.disconnect));

@@ -92,6 +92,38 @@ describe.each(clients)('write forms on %s', (client) => {
       expect(await articleTags(single)).toEqual(['t1']);
     });
 
+    it('takes every shorthand of a to-one relation, keeping the last of several targets', async () => {
+      const authors: { documentId: string; id: number }[] = [];
+      for (const name of ['Ann', 'Bob', 'Cy']) {
+        const { documentId } = await engine.create(AU, { name }, published);
+        authors.push({ documentId, id: await onlyRow('authors', documentId) });
+      }
+      const [ann, bob, cy] = authors as [(typeof authors)[0], (typeof authors)[0], (typeof authors)[0]];
+      const authorOf = async (article: string): Promise<string | undefined> => {
+        const rows = await ctx.db.query<{ target_document_id: string }>('SELECT target_document_id FROM articles_author_lnk WHERE entity_id = ?', [await draftRow('articles', article)]);
+        return rows[0]?.target_document_id;
+      };
+      const { documentId } = await engine.create(A, { title: 'To one', author: ann.id }, draft);
+      const cases: [unknown, string | undefined][] = [
+        [{ id: bob.id }, bob.documentId],
+        [{ documentId: cy.documentId }, cy.documentId],
+        [[ann.documentId, bob.documentId], bob.documentId],
+        [{ set: [{ id: cy.id }, ann.documentId] }, ann.documentId],
+        [{ connect: { documentId: bob.documentId } }, bob.documentId],
+        [{ connect: [cy.id, ann.id] }, ann.documentId],
+        [{ disconnect: [cy.documentId] }, ann.documentId],
+        [{ disconnect: [{ id: ann.id }] }, undefined],
+        [String(cy.id), cy.documentId],
+        [[], undefined],
+        [bob.documentId, bob.documentId],
+        [null, undefined],
+      ];
+      for (const [value, expected] of cases) {
+        await engine.update(A, documentId, { author: value }, draft);
+        expect(await authorOf(documentId), JSON.stringify(value)).toBe(expected);
+      }
+    });
+
     it('disconnects by row id, and ignores what is not connected or does not exist', async () => {
       const { documentId } = await engine.create(A, { title: 'Disconnect', tags: [tags[0], tags[1], tags[2]] }, draft);
       await engine.update(A, documentId, { tags: { disconnect: [{ id: tagRows[1] }, tags[4], 999999, { id: 2147483648 }] } }, draft);
