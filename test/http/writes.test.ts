@@ -7,12 +7,13 @@
  *
  * Races: writes racing deletes of what they link to. In every round, several articles connect a tag, take a file
  * as cover, hold a relation to another article inside a dynamic zone entry, products attach a
- * file (in a media field and inside a component), and a tag connects an article from its inverse
- * side, while the tag, the file and the articles linked to are deleted. Every answer must be a
+ * file (in a media field and inside a component), a tag and a category connect articles from
+ * their inverse side, and a page (in two locales) takes a category, while the tag, the file, the
+ * category and an article linked to are deleted. Every answer must be a
  * success or a 4xx (never a 5xx), and afterwards no link may point at a deleted document or file
  * and no component row may have lost its owner.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +24,8 @@ import { brokenInvariants } from '../support/invariants.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { request, type JsonResponse } from './support.ts';
 
-const ROUNDS = 6;
+// More rounds before a release: CAPI_RACE_ROUNDS=100 npx vitest run test/http/writes.test.ts
+const ROUNDS = Number(process.env.CAPI_RACE_ROUNDS ?? 6);
 const ARTICLES = 6;
 // A 1x1 PNG, so that image-only media fields take it.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -58,6 +60,9 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
     const generated = await capi(['generate', '--content-types', types, '--out', project, '--database', client, '--quiet']);
     if (generated.code !== 0) throw new Error(generated.stderr);
     writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify(permissions()));
+    const plugins = JSON.parse(readFileSync(join(project, 'config', 'plugins.json'), 'utf8')) as Record<string, unknown>;
+    plugins.i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] };
+    writeFileSync(join(project, 'config', 'plugins.json'), JSON.stringify(plugins));
     // One after the other: the first applies the migrations.
     for (let i = 0; i < 2; i++) servers.push(await startServer(project, { DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'warn' }));
     db = await openDatabase(client === 'sqlite' ? { client: 'sqlite', filename: join(space.dir, 'races.db'), label: 'races.db' } : { client: 'postgres', url, label: 'races', pool: { max: 2 } });
@@ -167,6 +172,9 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
       const products: string[] = [];
       for (let i = 0; i < 2; i++) products.push(await create('/api/products', { name: `p${round}-${i}`, slug: `p${round}-${i}` }));
       const file = await upload(`r${round}.png`);
+      const category = await create('/api/categories', { name: `doomed-${round}` });
+      const otherCategory = await create('/api/categories', { name: `kept-${round}` });
+      const page = await create('/api/pages', { title: `page-${round}` });
 
       const work: { label: string; run: () => Promise<JsonResponse> }[] = [
         ...articles.map((a) => ({ label: 'PUT connect tag', run: () => call('PUT', `/api/articles/${a}`, { data: { tags: { connect: [tag] } } }) })),
@@ -180,6 +188,10 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
           run: () => call('PUT', `/api/products/${p}`, { data: { gallery: { connect: [file] }, variants: [{ sku: 's', image: file }] } }),
         })),
         { label: 'PUT inverse', run: () => call('PUT', `/api/tags/${keeper}`, { data: { articles: { connect: [linked, articles[0]] } } }) },
+        { label: 'PUT inverse', run: () => call('PUT', `/api/categories/${otherCategory}`, { data: { articles: [articles[1], linked] } }) },
+        { label: 'PUT page', run: () => call('PUT', `/api/pages/${page}`, { data: { category } }) },
+        { label: 'PUT page', run: () => call('PUT', `/api/pages/${page}?locale=fr`, { data: { title: `fr-${round}`, category } }) },
+        { label: 'DELETE category', run: () => call('DELETE', `/api/categories/${category}`) },
         { label: 'DELETE tag', run: () => call('DELETE', `/api/tags/${tag}`) },
         { label: 'DELETE file', run: () => call('DELETE', `/api/upload/files/${file}`) },
         { label: 'DELETE article', run: () => call('DELETE', `/api/articles/${linked}`) },
@@ -204,6 +216,17 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
     // The tag, the file and the linked article are gone, and so is every link to them.
     expect(await brokenInvariants(db, model)).toEqual([]);
     const summary = Object.fromEntries([...statuses].map(([label, counts]) => [label, Object.fromEntries(counts)]));
-    expect(Object.keys(summary).sort()).toEqual(['DELETE article', 'DELETE file', 'DELETE tag', 'PUT connect tag', 'PUT cover', 'PUT dz relation', 'PUT inverse', 'PUT media']);
+    expect(Object.keys(summary).sort()).toEqual([
+      'DELETE article',
+      'DELETE category',
+      'DELETE file',
+      'DELETE tag',
+      'PUT connect tag',
+      'PUT cover',
+      'PUT dz relation',
+      'PUT inverse',
+      'PUT media',
+      'PUT page',
+    ]);
   });
 });
