@@ -25,6 +25,7 @@ import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { request, type JsonResponse } from './support.ts';
 
 // More rounds before a release: CAPI_RACE_ROUNDS=100 npx vitest run test/http/writes.test.ts
+// (CAPI_RACE_REPORT=1 prints who won the races, and PostgreSQL's deadlock count).
 const ROUNDS = Number(process.env.CAPI_RACE_ROUNDS ?? 6);
 const ARTICLES = 6;
 // A 1x1 PNG, so that image-only media fields take it.
@@ -196,14 +197,23 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
         { label: 'DELETE file', run: () => call('DELETE', `/api/upload/files/${file}`) },
         { label: 'DELETE article', run: () => call('DELETE', `/api/articles/${linked}`) },
       ];
-      // The deletes land somewhere among the writes, at a different place each round.
+      // The requests go out in a different order each round.
       for (let i = work.length - 1; i > 0; i--) {
         const j = shuffle.next().value % (i + 1);
         [work[i], work[j]] = [work[j]!, work[i]!];
       }
-      const answers = await Promise.all(work.map(async (w) => ({ label: w.label, res: await w.run() })));
+      // The deletes start after a pause that differs from round to round, so that in some rounds
+      // the writes win the race and in others the deletes do.
+      const pause = shuffle.next().value % 60;
+      const answers = await Promise.all(
+        work.map(async (w) => {
+          if (w.label.startsWith('DELETE')) await new Promise((resolve) => setTimeout(resolve, pause));
+          return { label: w.label, res: await w.run() };
+        }),
+      );
       for (const { label, res } of answers) {
         tally(label, res.status);
+        if (res.status >= 500) console.error(servers.map((s) => s.output().slice(-4000)).join('\n----\n'));
         expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBeLessThan(500);
         if (label.startsWith('PUT') && res.status !== 200) {
           expect(res.status, `${label}: ${JSON.stringify(res.body)}`).toBe(400);
@@ -216,6 +226,7 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
     // The tag, the file and the linked article are gone, and so is every link to them.
     expect(await brokenInvariants(db, model)).toEqual([]);
     const summary = Object.fromEntries([...statuses].map(([label, counts]) => [label, Object.fromEntries(counts)]));
+    if (process.env.CAPI_RACE_REPORT) console.log(client, JSON.stringify(summary), client === 'postgres' ? JSON.stringify(await db.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')) : '');
     expect(Object.keys(summary).sort()).toEqual([
       'DELETE article',
       'DELETE category',

@@ -12,7 +12,7 @@ import type { Issues } from './body-issues.ts';
 import { messages } from './body-messages.ts';
 import type { MediaUse, RelationUse, UniqueUse } from './body-types.ts';
 import { contentTypeOf } from './write-schema.ts';
-import { keyShare, marks, q } from './write-sql.ts';
+import { keyShare, marks, MAX_ROW_ID, q } from './write-sql.ts';
 
 export interface Source {
   readonly schema: ContentTypeSchema;
@@ -66,9 +66,6 @@ export async function assertRelationTargets(db: Queryable, model: ModelSchema, i
     if (!found.has(`${keyOf(w)}\u0000${w.documentId}`)) throw new ValidationError(messages.documentNotFound(w.documentId, w.locale));
   }
 }
-
-/** The ids a PostgreSQL `integer` column can hold; larger ids name no row. */
-const MAX_ROW_ID = 2147483647;
 
 /** What the row ids of a body stand for: target uid -> row id -> documentId. */
 export type RowDocuments = ReadonlyMap<string, ReadonlyMap<number, string>>;

@@ -25,7 +25,7 @@ import type { Version, VersionStatus, WriteContext } from './write-context.ts';
 import { deleteLinksToDocument, deleteVersionRows } from './write-delete.ts';
 import { copyAttributes, copyVersion } from './publish-copy.ts';
 import { loadVersionTree } from './publish-load.ts';
-import { mirrorInverseRelations } from './write-relations.ts';
+import { lockInverseOwners, mirrorInverseRelations } from './write-relations.ts';
 import { resolveRowTargets } from './write-resolve.ts';
 import { documentLockKey, insertRow, lockKey, q } from './write-sql.ts';
 
@@ -200,6 +200,7 @@ async function validateBody(
   mode: ScalarRules['mode'],
 ): Promise<ParsedObject> {
   const result = parseBody(ctx.model, schema, data, { isDraft: schema.draftAndPublish, mode });
+  await lockInverseOwners(ctx, result.relations);
   await assertRelationTargets(ctx.db, ctx.model, ctx.i18n, { schema, locale }, result.relations);
   const linked = await checkLinkedRows(ctx.db, ctx.model, result.relations, result.media, result.issues);
   checkFileTypes(result.media, linked.mimes, result.issues);

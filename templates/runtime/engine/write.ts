@@ -49,6 +49,9 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
         return await db.transaction((tx) => fn({ db: tx, model, i18n, now: now().toISOString() }));
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        // A random pause, growing with each attempt, so that the writers that collided do not
+        // start again in step and collide the same way.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
       }
     }
   };
