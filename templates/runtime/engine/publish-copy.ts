@@ -6,8 +6,7 @@
  * that each version owns its own values.
  */
 import type { Queryable } from '../database.ts';
-import type { ContentTypeSchema, ModelSchema, RelationField } from '../schema.ts';
-import { FILE_LINK_TABLE, uploadFileSchema } from '../upload/file-schema.ts';
+import type { ContentTypeSchema, ModelSchema } from '../schema.ts';
 import { componentRowIds, deleteOwnedValues } from './write-components.ts';
 import { copyMedia, deleteFieldMedia } from './write-media.ts';
 import { componentOf, contentTypeOf, type Schema } from './write-schema.ts';
@@ -81,15 +80,17 @@ async function copyOwned(db: Queryable, model: ModelSchema, schema: Schema, from
         }
         break;
       case 'media':
-        await lockLinkedFiles(db, schema.uid, fromId, name);
         await copyMedia(db, schema.uid, fromId, toId, name);
         break;
       case 'relation':
         if (field.owner) {
-          await lockLinkedTargets(db, model, field, fromId);
+          // Only links to targets that still exist, locked against deletion (write-sql.ts keyShare):
+          // a target deleted meanwhile has lost its links, and one deleted later removes the copies.
           await db.execute(
             `INSERT INTO ${q(field.linkTable)} (entity_id, target_document_id, ord, inverse_ord)
-             SELECT ?, target_document_id, ord, inverse_ord FROM ${q(field.linkTable)} WHERE entity_id = ? ORDER BY ord, id`,
+             SELECT ?, l.target_document_id, l.ord, l.inverse_ord FROM ${q(field.linkTable)} l
+             WHERE l.entity_id = ? AND EXISTS (SELECT 1 FROM ${q(contentTypeOf(model, field.target).table)} t WHERE t.document_id = l.target_document_id${keyShare(db)})
+             ORDER BY l.ord, l.id`,
             [toId, fromId],
           );
         }
@@ -98,27 +99,6 @@ async function copyOwned(db: Queryable, model: ModelSchema, schema: Schema, from
         break;
     }
   }
-}
-
-/**
- * Copying links must not race a delete of what they point at (write-sql.ts keyShare): the
- * targets are locked first; a target deleted meanwhile has lost its links with it, so the copy
- * that follows (a new statement) does not see them.
- */
-async function lockLinkedTargets(db: Queryable, model: ModelSchema, field: RelationField, fromId: number): Promise<void> {
-  if (db.dialect !== 'postgres') return;
-  await db.query(
-    `SELECT t.id FROM ${q(contentTypeOf(model, field.target).table)} t WHERE t.document_id IN (SELECT target_document_id FROM ${q(field.linkTable)} WHERE entity_id = ?)${keyShare(db)}`,
-    [fromId],
-  );
-}
-
-async function lockLinkedFiles(db: Queryable, ownerUid: string, fromId: number, field: string): Promise<void> {
-  if (db.dialect !== 'postgres') return;
-  await db.query(
-    `SELECT f.id FROM ${q(uploadFileSchema.table)} f WHERE f.id IN (SELECT file_id FROM ${q(FILE_LINK_TABLE)} WHERE related_type = ? AND related_id = ? AND field = ?)${keyShare(db)}`,
-    [ownerUid, fromId, field],
-  );
 }
 
 async function copyComponentRow(db: Queryable, table: string, columns: readonly string[], fromId: number, parentId: number): Promise<number> {
