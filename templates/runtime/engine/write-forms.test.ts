@@ -141,6 +141,26 @@ describe.each(clients)('write forms on %s', (client) => {
       expect(await articleTags(documentId)).toEqual(['t0']);
     });
 
+    it('looks targets up with one statement per target type and form, locked against deletion on PostgreSQL', async () => {
+      const lookups = async (tagsValue: unknown): Promise<string[]> => {
+        const seen: string[] = [];
+        const stop = ctx.db.onQuery((event) => {
+          if (/^SELECT\b/.test(event.sql) && event.sql.includes('FROM "tags"')) seen.push(event.sql);
+        });
+        try {
+          await engine.create(A, { title: 'Lookups', tags: tagsValue }, draft);
+        } finally {
+          stop();
+        }
+        return seen;
+      };
+      const few = await lookups([tagRows[0], tags[1]]);
+      const many = await lookups([tagRows[0], String(tagRows[1]), { id: tagRows[2] }, tags[3], { documentId: tags[4] }, { documentId: tags[5], locale: 'fr' }]);
+      expect(few).toHaveLength(2);
+      expect(many).toHaveLength(2);
+      for (const sql of many) expect(sql.endsWith(' FOR KEY SHARE')).toBe(client === 'postgres');
+    });
+
     it('refuses ids that cannot be row ids as a wrong shape', async () => {
       for (const bad of [{ id: 1.5 }, { id: 'abc' }, -3, 0, {}]) {
         expect(await rejection(engine.create(A, { title: 'Bad', tags: [bad] }, draft))).toMatchObject({ status: 400, details: { errors: [{ path: ['tags'] }] } });
