@@ -161,8 +161,11 @@ describe.each(clients)('write forms on %s', (client) => {
       for (const sql of many) expect(sql.endsWith(' FOR KEY SHARE')).toBe(client === 'postgres');
     });
 
-    it('refuses ids that cannot be row ids as a wrong shape', async () => {
-      for (const bad of [{ id: 1.5 }, { id: 'abc' }, -3, 0, {}]) {
+    it('counts ids no row can have as missing, and refuses values that cannot be ids as a wrong shape', async () => {
+      expect(await rejection(engine.create(A, { title: 'Bad', tags: [0, -3, { id: '-4' }, '99999999999999999999', tagRows[0]] }, draft))).toMatchObject({
+        message: '4 relation(s) of type api::tag.tag associated with this entity do not exist',
+      });
+      for (const bad of [{ id: 1.5 }, { id: 'abc' }, 1.5, true, {}]) {
         expect(await rejection(engine.create(A, { title: 'Bad', tags: [bad] }, draft))).toMatchObject({ status: 400, details: { errors: [{ path: ['tags'] }] } });
       }
     });
