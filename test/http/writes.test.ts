@@ -164,6 +164,7 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
     };
     const shuffle = fc.sample(fc.infiniteStream(fc.integer({ min: 0, max: 1_000_000 })), { numRuns: 1, seed: 20261123 })[0]![Symbol.iterator]();
 
+    const keptFile = await upload('kept.png');
     for (let round = 0; round < ROUNDS; round++) {
       const tag = await create('/api/tags', { name: `doomed-${round}` });
       const keeper = await create('/api/tags', { name: `keeper-${round}` });
@@ -173,6 +174,8 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
       const products: string[] = [];
       for (let i = 0; i < 2; i++) products.push(await create('/api/products', { name: `p${round}-${i}`, slug: `p${round}-${i}` }));
       const file = await upload(`r${round}.png`);
+      // Holds the doomed file from the start; its writes below only touch other files.
+      const holder = await create('/api/products', { name: `holder-${round}`, slug: `holder-${round}`, gallery: [file], variants: [{ sku: 'h', image: file }] });
       const category = await create('/api/categories', { name: `doomed-${round}` });
       const otherCategory = await create('/api/categories', { name: `kept-${round}` });
       const page = await create('/api/pages', { title: `page-${round}` });
@@ -188,6 +191,8 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
           label: 'PUT media',
           run: () => call('PUT', `/api/products/${p}`, { data: { gallery: { connect: [file] }, variants: [{ sku: 's', image: file }] } }),
         })),
+        { label: 'PUT media', run: () => call('PUT', `/api/products/${holder}`, { data: { gallery: { connect: [keptFile] } } }) },
+        { label: 'PUT media', run: () => call('PUT', `/api/products/${holder}`, { data: { summary: 'touched', variants: [{ sku: 'h2' }] } }) },
         { label: 'PUT inverse', run: () => call('PUT', `/api/tags/${keeper}`, { data: { articles: { connect: [linked, articles[0]] } } }) },
         { label: 'PUT inverse', run: () => call('PUT', `/api/categories/${otherCategory}`, { data: { articles: [articles[1], linked] } }) },
         { label: 'PUT page', run: () => call('PUT', `/api/pages/${page}`, { data: { category } }) },
