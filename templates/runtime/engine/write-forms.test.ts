@@ -338,6 +338,27 @@ describe.each(clients)('write forms on %s', (client) => {
       expect(await quoteOf(documentId)).toBe(mine);
     });
 
+    it("names a draft & publish entry's instances by the draft's ids, not the published version's", async () => {
+      const { documentId } = await engine.create(A, { title: 'Seo ids', seo: { metaTitle: 'T', metaDescription: 'D' } }, published);
+      const seoIds = await ctx.db.query<{ id: number; published: boolean }>(
+        `SELECT c.id, a.published_at IS NOT NULL AS published FROM components_shared_seos c JOIN articles a ON a.id = c.entity_id
+         WHERE c.entity_type = 'api::article.article' AND a.document_id = ?`,
+        [documentId],
+      );
+      const draftSeo = Number(seoIds.find((r) => !r.published)!.id);
+      const publishedSeo = Number(seoIds.find((r) => Boolean(r.published))!.id);
+      expect(await rejection(engine.update(A, documentId, { seo: { id: publishedSeo, metaTitle: 'X' } }, draft))).toMatchObject({
+        name: 'ApplicationError',
+        message: 'Some of the provided components in seo are not related to the entity',
+      });
+      await engine.update(A, documentId, { seo: { id: draftSeo, metaTitle: 'Renamed' } }, published);
+      const titles = await ctx.db.query<{ meta_title: string }>(
+        `SELECT c.meta_title FROM components_shared_seos c JOIN articles a ON a.id = c.entity_id WHERE c.entity_type = 'api::article.article' AND a.document_id = ? ORDER BY a.id`,
+        [documentId],
+      );
+      expect(titles.map((t) => t.meta_title)).toEqual(['Renamed', 'Renamed']);
+    });
+
     it('lets drafts of a draft & publish type lack required component values, and enforces them on publish', async () => {
       const { documentId } = await engine.create(A, { title: 'Seo draft', seo: { metaTitle: 'T', metaDescription: 'D' } }, draft);
       await engine.update(A, documentId, { seo: { metaDescription: 'only' } }, draft);
