@@ -112,18 +112,20 @@ function items(values: readonly unknown[]): ConnectRef[] | undefined {
   return refs;
 }
 
-/** A row id as Strapi takes one: a positive integer, or a string of digits. */
+/**
+ * A row id as Strapi reads one: an integer, or a string of digits. Ids no row can have (0,
+ * negative, beyond the id column) are kept: they name nothing, and are counted as missing.
+ */
 function rowId(value: unknown): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) && value > 0 ? value : undefined;
-  if (typeof value === 'string' && /^\d{1,15}$/.test(value) && Number(value) > 0) return Number(value);
+  if (typeof value === 'number') return Number.isInteger(value) ? value : undefined;
+  if (typeof value === 'string' && /^-?\d+$/.test(value)) return Number(value);
   return undefined;
 }
 
 function item(value: unknown): ConnectRef | undefined {
-  if (typeof value === 'number' || (typeof value === 'string' && /^\d+$/.test(value))) {
-    const id = rowId(value);
-    return id === undefined ? undefined : { id };
-  }
+  const id = rowId(value);
+  if (id !== undefined) return { id };
+  if (typeof value === 'number') return undefined;
   if (typeof value === 'string') return value === '' ? undefined : { documentId: value };
   if (!isObject(value)) return undefined;
   let position: Position | undefined;

@@ -94,7 +94,7 @@ export async function checkLinkedRows(
   }
   let reported = false;
   for (const [uid, entry] of wanted) {
-    const ids = [...entry.all].filter((id) => id <= MAX_ROW_ID);
+    const ids = [...entry.all].filter((id) => id > 0 && id <= MAX_ROW_ID);
     const byId = new Map<number, string>();
     if (ids.length > 0) {
       const rows = await db.query<{ id: number | string; document_id: string }>(
@@ -119,7 +119,7 @@ export async function checkLinkedRows(
 }
 
 async function fileMimes(db: Queryable, uses: readonly MediaUse[]): Promise<Map<number, string>> {
-  const ids = [...new Set(uses.flatMap((u) => u.fileIds))].filter((id) => id <= MAX_ROW_ID);
+  const ids = [...new Set(uses.flatMap((u) => u.fileIds))].filter((id) => id > 0 && id <= MAX_ROW_ID);
   const files = new Map<number, string>();
   if (ids.length === 0) return files;
   const rows = await db.query<{ id: number | string; mime: string }>(`SELECT id, mime FROM ${q(uploadFileSchema.table)} WHERE id IN (${marks(ids.length)})${keyShare(db)}`, ids);

@@ -19,18 +19,23 @@ export async function replaceMedia(db: Queryable, ownerUid: string, ownerId: num
 /**
  * Disconnects then connects files of a multiple media field, as Strapi's `{ connect, disconnect }`
  * does: files to disconnect that are not linked are ignored, a connected file goes last (moved
- * there if it was linked already).
+ * there if it was linked already). Links that stay are renumbered in place, never inserted again:
+ * a file deleted meanwhile takes its links with it instead of failing a re-insert.
  */
 export async function patchMedia(db: Queryable, ownerUid: string, ownerId: number, field: string, connect: readonly number[], disconnect: readonly number[]): Promise<void> {
-  const rows = await db.query<{ file_id: number | string }>(`SELECT file_id FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id`, [
+  const rows = await db.query<{ id: number | string; file_id: number | string }>(`SELECT id, file_id FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id`, [
     ownerUid,
     ownerId,
     field,
   ]);
   const removed = new Set([...disconnect, ...connect]);
-  const next = [...new Set(rows.map((r) => Number(r.file_id)))].filter((id) => !removed.has(id));
-  next.push(...connect);
-  await replaceMedia(db, ownerUid, ownerId, field, next, false);
+  const gone = rows.filter((r) => removed.has(Number(r.file_id))).map((r) => Number(r.id));
+  if (gone.length > 0) await db.execute(`DELETE FROM ${T} WHERE id IN (${marks(gone.length)})`, gone);
+  const kept = rows.filter((r) => !removed.has(Number(r.file_id)));
+  for (const [index, row] of kept.entries()) await db.execute(`UPDATE ${T} SET ord = ? WHERE id = ?`, [index + 1, Number(row.id)]);
+  for (const [index, fileId] of connect.entries()) {
+    await db.execute(`INSERT INTO ${T} (file_id, related_type, related_id, field, ord) VALUES (?, ?, ?, ?, ?)`, [fileId, ownerUid, ownerId, field, kept.length + index + 1]);
+  }
 }
 
 /** Removes every media link of these owner rows. */
