@@ -87,7 +87,6 @@ export const messages = {
   arrayMin: (path: Path, min: number) => `${yupPath(path)} field must have at least ${min} items`,
   arrayMax: (path: Path, max: number) => `${yupPath(path)} field must have less than or equal to ${max} items`,
   unique: () => 'This attribute must be unique',
-  missingFiles: (count: number) => `${count} relation(s) of type plugin::upload.file associated with this entity do not exist`,
   /** Not Strapi's (its API does not check allowedTypes; only its admin UI does). */
   fileType: (path: Path, allowed: readonly string[], mime: string) =>
     `${yupPath(path)} must be a file of the following types: ${allowed.join(', ')} (got ${mime})`,
@@ -96,6 +95,10 @@ export const messages = {
   /** Not Strapi's (it silently drops relation values it cannot read). */
   relationShape: (path: Path) =>
     `${yupPath(path)} must be a documentId, an array of documentIds, or an object with connect, disconnect or set`,
+  /** Strapi's count of relation targets given by row id that do not exist (files count as plugin::upload.file). */
+  missingRelations: (count: number, uid: string) => `${count} relation(s) of type ${uid} associated with this entity do not exist`,
+  /** Strapi's answer to a component id the entry does not hold. */
+  foreignComponent: (attribute: string) => `Some of the provided components in ${attribute} are not related to the entity`,
   documentNotFound: (documentId: string, locale: string | null) => `Document with id "${documentId}", locale "${locale ?? 'null'}" not found`,
   invalidKey: (key: string, attributePath: string | null) =>
     attributePath !== null && attributePath !== key ? `Invalid key ${key} at ${attributePath}` : `Invalid key ${key}`,

@@ -6,7 +6,7 @@
 import type { ComponentField, DynamicZoneField, MediaField, RelationField, ScalarField } from '../schema.ts';
 import type { Issues } from './body-issues.ts';
 import type { Path } from './body-messages.ts';
-import type { RelationInput, RelationRef } from './body-relations.ts';
+import type { DocumentTarget, RelationInput, RowTarget } from './body-relations.ts';
 import type { ColumnValue } from './body-scalars.ts';
 
 export interface ParsedObject {
@@ -14,7 +14,18 @@ export interface ParsedObject {
   readonly uid: string;
   /** Attributes to write, by name: those the body gives (and, on creation, defaulted ones). */
   readonly values: ReadonlyMap<string, ParsedValue>;
+  /**
+   * A component instance an update names by its row id: that row is updated in place (absent
+   * attributes keep their values) and must belong to the entry. Without it, a new row replaces
+   * the stored instances.
+   */
+  readonly id?: number;
 }
+
+/** A media value: the files it becomes, or files to add and remove (multiple media). */
+export type MediaInput =
+  | { readonly kind: 'set'; readonly fileIds: readonly number[] }
+  | { readonly kind: 'patch'; readonly connect: readonly number[]; readonly disconnect: readonly number[] };
 
 export type ParsedValue =
   | { readonly kind: 'scalar'; readonly field: ScalarField; readonly value: ColumnValue }
@@ -23,16 +34,18 @@ export type ParsedValue =
   /** Each item's uid is its component. */
   | { readonly kind: 'dynamiczone'; readonly field: DynamicZoneField; readonly items: readonly ParsedObject[] }
   | { readonly kind: 'relation'; readonly field: RelationField; readonly input: RelationInput }
-  | { readonly kind: 'media'; readonly field: MediaField; readonly fileIds: readonly number[] };
+  | { readonly kind: 'media'; readonly field: MediaField; readonly input: MediaInput };
 
-/** Documents a relation value names: they must exist. */
+/** What a relation value names: documents and connected rows must exist; rows to disconnect may not. */
 export interface RelationUse {
   readonly path: Path;
   readonly field: RelationField;
-  readonly refs: readonly RelationRef[];
+  readonly documents: readonly DocumentTarget[];
+  readonly rows: readonly RowTarget[];
+  readonly optionalRows: readonly RowTarget[];
 }
 
-/** Files a media value names: they must exist and be of an allowed type. */
+/** Files a media value connects or sets: they must exist and be of an allowed type. */
 export interface MediaUse {
   readonly path: Path;
   readonly field: MediaField;

@@ -9,8 +9,8 @@ import type { Queryable } from '../database.ts';
 import type { ContentTypeSchema, ModelSchema } from '../schema.ts';
 import { componentRowIds, deleteOwnedValues } from './write-components.ts';
 import { copyMedia, deleteFieldMedia } from './write-media.ts';
-import { componentOf, type Schema } from './write-schema.ts';
-import { q } from './write-sql.ts';
+import { componentOf, contentTypeOf, type Schema } from './write-schema.ts';
+import { keyShare, q } from './write-sql.ts';
 
 function scalarColumns(schema: Schema, only?: ReadonlySet<string>): string[] {
   const columns: string[] = [];
@@ -84,9 +84,13 @@ async function copyOwned(db: Queryable, model: ModelSchema, schema: Schema, from
         break;
       case 'relation':
         if (field.owner) {
+          // Only links to targets that still exist, locked against deletion (write-sql.ts keyShare):
+          // a target deleted meanwhile has lost its links, and one deleted later removes the copies.
           await db.execute(
             `INSERT INTO ${q(field.linkTable)} (entity_id, target_document_id, ord, inverse_ord)
-             SELECT ?, target_document_id, ord, inverse_ord FROM ${q(field.linkTable)} WHERE entity_id = ? ORDER BY ord, id`,
+             SELECT ?, l.target_document_id, l.ord, l.inverse_ord FROM ${q(field.linkTable)} l
+             WHERE l.entity_id = ? AND EXISTS (SELECT 1 FROM ${q(contentTypeOf(model, field.target).table)} t WHERE t.document_id = l.target_document_id${keyShare(db)})
+             ORDER BY l.ord, l.id`,
             [toId, fromId],
           );
         }

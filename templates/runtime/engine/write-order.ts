@@ -6,13 +6,20 @@
  * moves it. Strapi's errors for impossible positions are kept (ids are documentIds here).
  */
 import { ValidationError } from '../errors.ts';
-import type { ConnectRef, Position, RelationInput } from './body-relations.ts';
+import { documentIdOf, type ConnectRef, type Position, type RelationInput } from './body-relations.ts';
+
+/** A connect item once resolved: the document and where it goes. */
+interface Placement {
+  readonly documentId: string;
+  readonly position?: Position;
+}
 
 export function nextList(current: readonly string[], input: RelationInput): string[] {
-  if (input.kind === 'set') return unique(input.refs.map((r) => r.documentId));
-  const disconnected = new Set(input.disconnect.map((r) => r.documentId));
+  if (input.kind === 'set') return unique(input.refs.map(documentIdOf));
+  const disconnected = new Set(input.disconnect.map(documentIdOf));
   const list = current.filter((id) => !disconnected.has(id));
-  for (const ref of connectOrder(input.connect, list)) insert(list, ref);
+  const placements = input.connect.map((ref: ConnectRef): Placement => ({ documentId: documentIdOf(ref), ...(ref.position ? { position: ref.position } : {}) }));
+  for (const placement of connectOrder(placements, list, input.strict)) insert(list, placement);
   return list;
 }
 
@@ -27,9 +34,12 @@ function anchorOf(position: Position | undefined): string | undefined {
   return undefined;
 }
 
-/** Connect items in an order where every anchor is placed before the items that refer to it. */
-function connectOrder(connect: readonly ConnectRef[], initial: readonly string[]): ConnectRef[] {
-  const byId = new Map<string, ConnectRef>();
+/**
+ * Connect items in an order where every anchor is placed before the items that refer to it. An
+ * anchor neither in the list nor connected is an error when `strict`, else the item goes last.
+ */
+function connectOrder(connect: readonly Placement[], initial: readonly string[], strict: boolean): Placement[] {
+  const byId = new Map<string, Placement>();
   for (const ref of connect) {
     if (byId.has(ref.documentId)) {
       throw new ValidationError(`The relation with id ${ref.documentId} is already connected. You cannot connect the same relation twice.`);
@@ -38,8 +48,8 @@ function connectOrder(connect: readonly ConnectRef[], initial: readonly string[]
   }
   const present = new Set(initial);
   const done = new Set<string>();
-  const sorted: ConnectRef[] = [];
-  const visit = (ref: ConnectRef, branch: ReadonlySet<string>): void => {
+  const sorted: Placement[] = [];
+  const visit = (ref: Placement, branch: ReadonlySet<string>): void => {
     if (done.has(ref.documentId)) return;
     const anchor = anchorOf(ref.position);
     if (anchor !== undefined && branch.has(anchor)) {
@@ -50,6 +60,10 @@ function connectOrder(connect: readonly ConnectRef[], initial: readonly string[]
     done.add(ref.documentId);
     if (anchor !== undefined && !present.has(anchor)) {
       const anchorRef = byId.get(anchor);
+      if (anchorRef === undefined && !strict) {
+        sorted.push({ documentId: ref.documentId, position: { end: true } });
+        return;
+      }
       if (anchorRef === undefined) {
         throw new ValidationError(
           `There was a problem connecting relation with id ${ref.documentId} at position ${JSON.stringify(ref.position)}. The relation with id ${anchor} needs to be connected first.`,
@@ -63,7 +77,7 @@ function connectOrder(connect: readonly ConnectRef[], initial: readonly string[]
   return sorted;
 }
 
-function insert(list: string[], ref: ConnectRef): void {
+function insert(list: string[], ref: Placement): void {
   const existing = list.indexOf(ref.documentId);
   if (existing !== -1) list.splice(existing, 1);
   const position = ref.position;

@@ -8,6 +8,9 @@ export function q(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }
 
+/** The largest id an `integer` id column holds: a larger id names no row (and is never sent). */
+export const MAX_ROW_ID = 2147483647;
+
 /** `?, ?, ?` for n values. */
 export function marks(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
@@ -30,6 +33,30 @@ export async function insertRow(db: Queryable, table: string, columns: readonly 
 export async function lockKey(db: Queryable, key: string): Promise<void> {
   if (db.dialect !== 'postgres') return;
   await db.query('SELECT pg_advisory_xact_lock(hashtextextended(?, 0))', [key]);
+}
+
+/**
+ * The locking clause of a SELECT that reads rows a write is about to link to (relation targets,
+ * files, owner rows). PostgreSQL: `FOR KEY SHARE` keeps the rows from being deleted until this
+ * transaction ends, and a row deleted by a transaction still running is waited for, then skipped;
+ * a delete therefore either sees the links this write adds or makes it fail with "not found".
+ * It does not conflict with ordinary updates of those rows. SQLite serialises writers already.
+ * `of` names the table alias to lock when the SELECT joins several tables.
+ */
+export function keyShare(db: Queryable, of?: string): string {
+  if (db.dialect !== 'postgres') return '';
+  return of === undefined ? ' FOR KEY SHARE' : ` FOR KEY SHARE OF ${of}`;
+}
+
+/**
+ * Errors that say a transaction lost a race and would succeed if run again: a PostgreSQL
+ * deadlock or serialisation failure (two writers locking the same rows in opposite orders),
+ * SQLite's busy timeout (another process held the write lock too long).
+ */
+export function isRetryable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = (error as { code?: unknown }).code;
+  return code === '40P01' || code === '40001' || code === 'SQLITE_BUSY';
 }
 
 /** Runs `fn` over `ids` in slices, keeping statements under the drivers' parameter limits. */

@@ -21,7 +21,10 @@ import {
   type Hasher,
 } from './write-documents.ts';
 import { contentTypeOf } from './write-schema.ts';
-import { lockKey } from './write-sql.ts';
+import { isRetryable, lockKey } from './write-sql.ts';
+
+/** How many times a write that lost a lock race is tried in all. */
+const MAX_ATTEMPTS = 5;
 
 export interface WriteEngineOptions {
   readonly db: Database;
@@ -38,8 +41,20 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
   const now = options.now ?? (() => new Date());
   const hash = options.hashPassword ?? hashPassword;
 
-  const inTransaction = <T>(fn: (ctx: WriteContext) => Promise<T>): Promise<T> =>
-    db.transaction((tx) => fn({ db: tx, model, i18n, now: now().toISOString() }));
+  // A write that lost a lock race (write-sql.ts isRetryable) is rolled back and run again from
+  // the start, so that the loser of a deadlock answers as if it had come second.
+  const inTransaction = async <T>(fn: (ctx: WriteContext) => Promise<T>): Promise<T> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await db.transaction((tx) => fn({ db: tx, model, i18n, now: now().toISOString() }));
+      } catch (error) {
+        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
+        // A random pause, growing with each attempt, so that the writers that collided do not
+        // start again in step and collide the same way.
+        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+      }
+    }
+  };
 
   return {
     async create(uid: string, data: unknown, writeOptions: WriteOptions): Promise<DocumentRef> {

@@ -9,9 +9,9 @@ import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema } from '../
 import { Issues } from './body-issues.ts';
 import { isBody } from './body-keys.ts';
 import { messages, notType, type Path } from './body-messages.ts';
-import { parseRelation, referencedDocuments } from './body-relations.ts';
+import { parseRelation, referencedTargets } from './body-relations.ts';
 import { checkScalar, isUniqueChecked, type ScalarRules } from './body-scalars.ts';
-import type { MediaUse, ParsedObject, ParsedValue, ParseResult, RelationUse, UniqueUse } from './body-types.ts';
+import type { MediaInput, MediaUse, ParsedObject, ParsedValue, ParseResult, RelationUse, UniqueUse } from './body-types.ts';
 
 type Schema = ContentTypeSchema | ComponentSchema;
 
@@ -62,7 +62,7 @@ function parseValue(walk: Walk, field: Field, raw: unknown, path: Path): ParsedV
       if (raw === undefined) return undefined;
       const input = parseRelation(field, raw, path, walk.issues);
       if (input === undefined) return undefined;
-      walk.relations.push({ path, field, refs: referencedDocuments(input) });
+      walk.relations.push({ path, field, ...referencedTargets(input) });
       return { kind: 'relation', field, input };
     }
     case 'media':
@@ -88,7 +88,7 @@ function parseSingleComponent(walk: Walk, field: Extract<Field, { kind: 'compone
     return undefined;
   }
   const component = componentSchema(walk.model, field.component);
-  return { kind: 'component', field, items: [parseObject(walk, component, raw, path)] };
+  return { kind: 'component', field, items: [parseComponentItem(walk, component, raw, path)] };
 }
 
 function parseRepeatable(walk: Walk, field: Extract<Field, { kind: 'component' }>, raw: unknown, path: Path): ParsedValue | undefined {
@@ -99,7 +99,7 @@ function parseRepeatable(walk: Walk, field: Extract<Field, { kind: 'component' }
   list.forEach((item, index) => {
     const itemPath = [...path, index];
     if (!isBody(item)) walk.issues.add(itemPath, notType(itemPath, 'object', item), item);
-    else items.push(parseObject(walk, component, item, itemPath));
+    else items.push(parseComponentItem(walk, component, item, itemPath));
   });
   return { kind: 'component', field, items };
 }
@@ -128,9 +128,30 @@ function parseDynamicZone(walk: Walk, field: Extract<Field, { kind: 'dynamiczone
       walk.issues.add(uidPath, messages.oneOf(uidPath, field.components), String(uid));
       return;
     }
-    items.push(parseObject(walk, componentSchema(walk.model, String(uid)), item, itemPath));
+    items.push(parseComponentItem(walk, componentSchema(walk.model, String(uid)), item, itemPath));
   });
   return { kind: 'dynamiczone', field, items };
+}
+
+/**
+ * One component instance. On update, an instance given with its `id` is a patch of that stored
+ * row (validated as an update: absent attributes keep their values); any other instance is a new
+ * row written whole, so it is validated as a creation, required attributes included, whatever
+ * the request is (Strapi validates it as an update and stores the missing required values as
+ * null, which then breaks every GraphQL read of the non-null field).
+ */
+function parseComponentItem(walk: Walk, component: ComponentSchema, item: Record<string, unknown>, path: Path): ParsedObject {
+  const patch = walk.rules.mode === 'update' && !walk.rules.stored && item.id !== undefined;
+  if (!patch) return parseObject(walk.rules.mode === 'creation' ? walk : { ...walk, rules: { ...walk.rules, mode: 'creation' } }, component, item, path);
+  const parsed = parseObject(walk, component, item, path);
+  // An id that cannot be a row id is kept as NaN: it matches no stored instance, so the write refuses it as Strapi does.
+  return { ...parsed, id: componentRowId(item.id) };
+}
+
+function componentRowId(value: unknown): number {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return Number.NaN;
 }
 
 /**
@@ -156,22 +177,56 @@ function parseList(walk: Walk, field: { required: boolean; min?: number; max?: n
   return raw;
 }
 
+/**
+ * A media value: a file id, `{ id }`, a list of them or null (the files it becomes), or for a
+ * multiple media `{ connect, disconnect, set }` of file ids, as Strapi takes its morph relation
+ * to files. Files connected or set must exist; files to disconnect need not.
+ */
 function parseMedia(walk: Walk, field: Extract<Field, { kind: 'media' }>, raw: unknown, path: Path): ParsedValue | undefined {
   if (raw === undefined) return undefined;
+  if (isBody(raw) && ('connect' in raw || 'disconnect' in raw || 'set' in raw)) return parseMediaOperations(walk, field, raw, path);
   const given = raw === null ? [] : Array.isArray(raw) ? raw : [raw];
-  const fileIds: number[] = [];
-  const unreadable: unknown[] = [];
-  for (const item of given) {
-    const id = fileId(item);
-    if (id === undefined) unreadable.push(item);
-    else if (!fileIds.includes(id)) fileIds.push(id);
-  }
   if (!field.multiple && given.length > 1) {
     walk.issues.add(path, messages.singleFile(path, given.length), raw);
     return undefined;
   }
-  walk.media.push({ path, field, fileIds, unreadable });
-  return { kind: 'media', field, fileIds };
+  const { ids, unreadable } = fileIds(given);
+  walk.media.push({ path, field, fileIds: ids, unreadable });
+  return { kind: 'media', field, input: { kind: 'set', fileIds: ids } };
+}
+
+function parseMediaOperations(walk: Walk, field: Extract<Field, { kind: 'media' }>, raw: Record<string, unknown>, path: Path): ParsedValue | undefined {
+  const list = (value: unknown): readonly unknown[] => (value === undefined || value === null ? [] : Array.isArray(value) ? value : [value]);
+  let input: MediaInput;
+  let named: { ids: number[]; unreadable: unknown[] };
+  if (raw.set !== undefined) {
+    named = fileIds(list(raw.set));
+    input = { kind: 'set', fileIds: named.ids };
+  } else {
+    named = fileIds(list(raw.connect));
+    // What cannot be a file id cannot be linked either: there is nothing to disconnect.
+    const disconnect = fileIds(list(raw.disconnect));
+    // A single media holds one file: connecting replaces it, the last one given wins.
+    input = field.multiple || named.ids.length === 0 ? { kind: 'patch', connect: named.ids, disconnect: disconnect.ids } : { kind: 'set', fileIds: named.ids.slice(-1) };
+  }
+  if (!field.multiple && input.kind === 'set' && input.fileIds.length > 1) {
+    walk.issues.add(path, messages.singleFile(path, input.fileIds.length), raw);
+    return undefined;
+  }
+  walk.media.push({ path, field, fileIds: named.ids, unreadable: named.unreadable });
+  return { kind: 'media', field, input };
+}
+
+/** The distinct file ids of a list, in order, and the values that cannot be one. */
+function fileIds(given: readonly unknown[]): { ids: number[]; unreadable: unknown[] } {
+  const ids: number[] = [];
+  const unreadable: unknown[] = [];
+  for (const item of given) {
+    const id = fileId(item);
+    if (id === undefined) unreadable.push(item);
+    else if (!ids.includes(id)) ids.push(id);
+  }
+  return { ids, unreadable };
 }
 
 /** Media are given by numeric id: `3`, `"3"` or `{ id: 3 }`. */
@@ -200,5 +255,5 @@ export async function hashPasswords(data: ParsedObject, hash: (plain: string) =>
       values.set(name, { ...value, items } as ParsedValue);
     } else values.set(name, value);
   }
-  return { uid: data.uid, values };
+  return { ...data, values };
 }

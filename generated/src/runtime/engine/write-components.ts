@@ -56,7 +56,11 @@ export async function deleteOwnedValues(db: Queryable, model: ModelSchema, schem
 }
 
 async function deleteComponents(db: Queryable, model: ModelSchema, component: ComponentSchema, ownerUid: string, ownerIds: readonly number[], field: string): Promise<void> {
-  const ids = await componentRowIds(db, component, ownerUid, ownerIds, field);
+  await deleteComponentRows(db, model, component, await componentRowIds(db, component, ownerUid, ownerIds, field));
+}
+
+/** Removes these instances of a component, with everything they hold. */
+export async function deleteComponentRows(db: Queryable, model: ModelSchema, component: ComponentSchema, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await deleteOwnedValues(db, model, component, ids);
   await inChunks(ids, async (chunk) => {

@@ -20,12 +20,13 @@ import type { ScalarRules } from './body-scalars.ts';
 import type { ParsedObject } from './body-types.ts';
 import type { DeleteOptions, DocumentRef, WriteOptions } from './types.ts';
 import { applyOwned, scalarColumns, updateColumns } from './write-apply.ts';
-import { assertRelationTargets, checkMedia, checkUnique } from './write-check.ts';
+import { assertRelationTargets, checkFileTypes, checkLinkedRows, checkUnique } from './write-check.ts';
 import type { Version, VersionStatus, WriteContext } from './write-context.ts';
 import { deleteLinksToDocument, deleteVersionRows } from './write-delete.ts';
 import { copyAttributes, copyVersion } from './publish-copy.ts';
 import { loadVersionTree } from './publish-load.ts';
-import { mirrorInverseRelations } from './write-relations.ts';
+import { lockInverseOwners, mirrorInverseRelations } from './write-relations.ts';
+import { resolveRowTargets } from './write-resolve.ts';
 import { documentLockKey, insertRow, lockKey, q } from './write-sql.ts';
 
 export interface Hasher {
@@ -186,7 +187,7 @@ function sharedFrom(schema: ContentTypeSchema, data: Record<string, unknown>): (
 /**
  * Validates a body the way Strapi does before writing it: keys are already known to be
  * attributes; relation targets must exist (thrown alone, first); then every other problem at
- * once. A draft & publish type's body is validated as a draft (its publication is validated
+ * once. What the body links to is locked against deletion until the write ends. A draft & publish type's body is validated as a draft (its publication is validated
  * when publishing).
  */
 async function validateBody(
@@ -199,11 +200,13 @@ async function validateBody(
   mode: ScalarRules['mode'],
 ): Promise<ParsedObject> {
   const result = parseBody(ctx.model, schema, data, { isDraft: schema.draftAndPublish, mode });
+  await lockInverseOwners(ctx, result.relations);
   await assertRelationTargets(ctx.db, ctx.model, ctx.i18n, { schema, locale }, result.relations);
-  await checkMedia(ctx.db, result.media, result.issues);
+  const linked = await checkLinkedRows(ctx.db, ctx.model, result.relations, result.media, result.issues);
+  checkFileTypes(result.media, linked.mimes, result.issues);
   if (!schema.draftAndPublish) await checkUnique(ctx.db, { schema, locale }, documentId, result.unique, result.issues);
   result.issues.throwIfAny(Object.keys(schema.attributes));
-  return hashPasswords(result.data, hash);
+  return hashPasswords(resolveRowTargets(result.data, linked.documents), hash);
 }
 
 /**

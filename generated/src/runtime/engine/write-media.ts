@@ -4,8 +4,8 @@
  * its links.
  */
 import type { Queryable } from '../database.ts';
-import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
-import { inChunks, marks, q } from './write-sql.ts';
+import { FILE_LINK_TABLE, uploadFileSchema } from '../upload/file-schema.ts';
+import { inChunks, keyShare, marks, q } from './write-sql.ts';
 
 const T = q(FILE_LINK_TABLE);
 
@@ -16,6 +16,28 @@ export async function replaceMedia(db: Queryable, ownerUid: string, ownerId: num
   }
 }
 
+/**
+ * Disconnects then connects files of a multiple media field, as Strapi's `{ connect, disconnect }`
+ * does: files to disconnect that are not linked are ignored, a connected file goes last (moved
+ * there if it was linked already). Links that stay are renumbered in place, never inserted again:
+ * a file deleted meanwhile takes its links with it instead of failing a re-insert.
+ */
+export async function patchMedia(db: Queryable, ownerUid: string, ownerId: number, field: string, connect: readonly number[], disconnect: readonly number[]): Promise<void> {
+  const rows = await db.query<{ id: number | string; file_id: number | string }>(`SELECT id, file_id FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id`, [
+    ownerUid,
+    ownerId,
+    field,
+  ]);
+  const removed = new Set([...disconnect, ...connect]);
+  const gone = rows.filter((r) => removed.has(Number(r.file_id))).map((r) => Number(r.id));
+  if (gone.length > 0) await db.execute(`DELETE FROM ${T} WHERE id IN (${marks(gone.length)})`, gone);
+  const kept = rows.filter((r) => !removed.has(Number(r.file_id)));
+  for (const [index, row] of kept.entries()) await db.execute(`UPDATE ${T} SET ord = ? WHERE id = ?`, [index + 1, Number(row.id)]);
+  for (const [index, fileId] of connect.entries()) {
+    await db.execute(`INSERT INTO ${T} (file_id, related_type, related_id, field, ord) VALUES (?, ?, ?, ?, ?)`, [fileId, ownerUid, ownerId, field, kept.length + index + 1]);
+  }
+}
+
 /** Removes every media link of these owner rows. */
 export async function deleteMediaOf(db: Queryable, ownerUid: string, ownerIds: readonly number[]): Promise<void> {
   await inChunks(ownerIds, async (ids) => {
@@ -23,11 +45,17 @@ export async function deleteMediaOf(db: Queryable, ownerUid: string, ownerIds: r
   });
 }
 
-/** Gives `toId` the files `fromId` has in `field`, in the same order. */
+/**
+ * Gives `toId` the files `fromId` has in `field`, in the same order. The files are locked against
+ * deletion (write-sql.ts keyShare); one deleted meanwhile is not copied, instead of failing the
+ * file's foreign key.
+ */
 export async function copyMedia(db: Queryable, ownerUid: string, fromId: number, toId: number, field: string): Promise<void> {
   await db.execute(
     `INSERT INTO ${T} (file_id, related_type, related_id, field, ord)
-     SELECT file_id, related_type, ?, field, ord FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id`,
+     SELECT m.file_id, m.related_type, ?, m.field, m.ord FROM ${T} m
+     WHERE m.related_type = ? AND m.related_id = ? AND m.field = ? AND EXISTS (SELECT 1 FROM ${q(uploadFileSchema.table)} f WHERE f.id = m.file_id${keyShare(db)})
+     ORDER BY m.ord, m.id`,
     [toId, ownerUid, fromId, field],
   );
 }

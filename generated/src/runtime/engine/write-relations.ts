@@ -15,10 +15,11 @@
 import type { Queryable } from '../database.ts';
 import type { ContentTypeSchema, RelationField } from '../schema.ts';
 import type { RelationInput } from './body-relations.ts';
+import type { RelationUse } from './body-types.ts';
 import type { Owner, Version, WriteContext } from './write-context.ts';
 import { nextList } from './write-order.ts';
 import { contentTypeOf, isContentType } from './write-schema.ts';
-import { documentLockKey, lockKey, marks, q } from './write-sql.ts';
+import { documentLockKey, keyShare, lockKey, marks, MAX_ROW_ID, q } from './write-sql.ts';
 
 interface LinkRow {
   readonly id: number | string;
@@ -113,7 +114,11 @@ async function writeInverseSide(ctx: WriteContext, version: Version, field: Rela
   if (stale.length > 0) await db.execute(`DELETE FROM ${table} WHERE id IN (${marks(stale.length)})`, stale);
   const linked = new Set(current.map((row) => Number(row.entity_id)));
   for (const [index, documentId] of next.entries()) {
-    const rows = await db.query<{ id: number | string }>(`SELECT o.id FROM ${q(ownerType.table)} o WHERE o.document_id = ?${scope.sql}`, [documentId, ...scope.params]);
+    // Locked like a relation target: the link rows written next reference these rows.
+    const rows = await db.query<{ id: number | string }>(`SELECT o.id FROM ${q(ownerType.table)} o WHERE o.document_id = ?${scope.sql}${keyShare(db)}`, [
+      documentId,
+      ...scope.params,
+    ]);
     for (const row of rows.map((r) => Number(r.id))) {
       if (linked.has(row)) {
         await db.execute(`UPDATE ${table} SET inverse_ord = ? WHERE entity_id = ? AND target_document_id = ?`, [index + 1, row, version.documentId]);
@@ -125,6 +130,27 @@ async function writeInverseSide(ctx: WriteContext, version: Version, field: Rela
       await db.execute(`INSERT INTO ${table} (entity_id, target_document_id, ord, inverse_ord) VALUES (?, ?, ?, ?)`, [row, version.documentId, ord, index + 1]);
     }
   }
+}
+
+/**
+ * An inverse-side write rewrites link rows of the documents it names, so it queues behind their
+ * writers (the document lock, in one global order). It takes those locks before it reads and
+ * locks their rows as relation targets: the other way round, a writer of one of them that
+ * replaces a row (publishing) would wait for this write's row lock while this write waits for
+ * its document lock. Row ids are looked up without a lock here; the checks that follow lock them.
+ */
+export async function lockInverseOwners(ctx: WriteContext, uses: readonly RelationUse[]): Promise<void> {
+  const keys = new Set<string>();
+  for (const use of uses) {
+    if (use.field.owner) continue;
+    const ownerType = contentTypeOf(ctx.model, use.field.target);
+    for (const ref of use.documents) keys.add(documentLockKey(ownerType.uid, ref.documentId));
+    const ids = [...use.rows, ...use.optionalRows].map((r) => r.id).filter((id) => id > 0 && id <= MAX_ROW_ID);
+    if (ids.length === 0) continue;
+    const rows = await ctx.db.query<{ document_id: string }>(`SELECT DISTINCT document_id FROM ${q(ownerType.table)} WHERE id IN (${marks(ids.length)})`, ids);
+    for (const row of rows) keys.add(documentLockKey(ownerType.uid, row.document_id));
+  }
+  for (const key of [...keys].sort()) await lockKey(ctx.db, key);
 }
 
 /**
