@@ -224,6 +224,26 @@ describe.each(clients)('filters on %s', (client) => {
       expect(await authors(byTitle('Modified After Publish'), 'published')).toEqual(['Grace Hopper']);
     });
 
+    it('matches parents without related rows when the filter holds on NULLs, as Strapi\'s LEFT JOIN does', async () => {
+      const withCover = ['hello-world', 'third-time-lucky'];
+      const withoutCover = ALL_ARTICLES.filter((s) => !withCover.includes(s));
+      expect(await articles(nested('cover', cond('id', 'null', true)))).toEqual(withoutCover);
+      expect(await articles(nested('cover', cond('documentId', 'null', true)))).toEqual(withoutCover);
+      expect(await articles(nested('cover', cond('id', 'notNull', false)))).toEqual(withoutCover);
+      expect(await articles(nested('cover', cond('id', 'notNull', true)))).toEqual(withCover);
+      // A to-many relation: entries without any tag; an entry with tags never has a NULL id.
+      const tagged = await articles(nested('tags', cond('id', 'notNull', true)));
+      expect(await articles(nested('tags', cond('id', 'null', true)))).toEqual(ALL_ARTICLES.filter((s) => !tagged.includes(s)));
+      // The mappedBy side, and a component.
+      expect(await matching(AUTHOR, nested('articles', cond('documentId', 'null', true)), {}, 'name')).toEqual(
+        await matching(AUTHOR, not(nested('articles', cond('id', 'notNull', true))), {}, 'name'),
+      );
+      expect(await articles(nested('seo', cond('id', 'null', true)))).toEqual(await articles(not(nested('seo', cond('id', 'notNull', true)))));
+      // A filter that is unknown on NULLs (name = x) never matches a missing row.
+      expect(await articles(nested('cover', eq('name', 'photo.jpg')))).toEqual(['third-time-lucky']);
+      expect(await articles(nested('cover', anyOf(eq('name', 'photo.jpg'), cond('id', 'null', true))))).toEqual(['third-time-lucky', ...withoutCover].sort());
+    });
+
     it('through components, nested components and repeatables', async () => {
       expect(await articles(nested('seo', cond('metaTitle', 'containsi', 'hello')))).toEqual(['hello-world']);
       expect(await articles(nested('seo', nested('metaSocial', eq('socialNetwork', 'Twitter'))))).toEqual(['hello-world']);
