@@ -88,6 +88,8 @@ export type PublicationFilter = 'never-published' | 'has-published-version' | 'm
 export interface ReadQuery {
   readonly fields?: readonly string[];
   readonly filters?: Filter;
+  /** `_q`: text that must occur in a searchable column (engine/search.ts); never empty. */
+  readonly search?: string;
   readonly populate: PopulateTree;
   readonly status: Status;
   /** A locale code, `'*'` for every locale, or undefined on types without i18n. */
