@@ -161,7 +161,7 @@ function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
     state = {
       registry,
       projection(type, spec) {
-        const key = `${type.uid}|${spec.component ?? ''}|${spec.fields?.join(',') ?? '*'}|${spec.populated.map((p) => p.key).join(',')}`;
+        const key = `${type.uid}|${spec.component ?? ''}|${spec.fields?.join(',') ?? '*'}|${spec.populated.map((p) => (p.count === true ? `#${p.key}` : p.key)).join(',')}`;
         let projection = projections.get(key);
         if (projection === undefined) {
           projection = createProjection(dialect, type, spec);
