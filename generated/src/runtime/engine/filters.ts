@@ -6,11 +6,14 @@
  * - Comparisons follow SQL's three-valued logic as Strapi's do: `ne`, `notIn`, `notContains`
  *   never match NULL; `eq null` / `ne null` mean IS NULL / IS NOT NULL.
  * - `nested` is EXISTS over the related rows (relations, components, media), whatever the
- *   cardinality, so a to-many relation never duplicates root rows.
+ *   cardinality, so a to-many relation never duplicates root rows; when the filter holds on a
+ *   row of NULLs (`id: { $null: true }`), parents without related rows match too, as they do
+ *   through Strapi's LEFT JOINs (missing-row.ts).
  */
 import type { SqlValue } from '../database.ts';
 import type { Filter, FilterScalar, FilterValue, Operator } from '../query/types.ts';
 import { hop, walkSource, type PlanContext, type Scope } from './joins.ts';
+import { matchesMissingRow } from './missing-row.ts';
 import type { ScalarColumn } from './registry.ts';
 import { and, escapeLike, FALSE, fragment, joinFragments, not, or, TRUE, type Fragment } from './sql.ts';
 import { encodeFilterValue, orderExpr, placeholder, textExpr, valueExpr } from './values.ts';
@@ -40,7 +43,12 @@ function nested(ctx: PlanContext, scope: Scope, attribute: string, filter: Filte
   const step = hop(ctx, scope, attribute);
   const source = walkSource(step.tables);
   const inner = compileFilter(ctx, step.scope, filter);
-  const where = and([source.correlation, inner]);
+  const some = exists(source, and([source.correlation, inner]));
+  // Strapi's LEFT JOIN also matches a parent without related rows when the filter holds on NULLs.
+  return matchesMissingRow(filter) ? or([some, not(exists(source, source.correlation))]) : some;
+}
+
+function exists(source: { readonly from: Fragment }, where: Fragment): Fragment {
   return joinFragments([fragment('EXISTS (SELECT 1 FROM '), source.from, fragment(' WHERE '), where, fragment(')')], '');
 }
 
