@@ -75,6 +75,14 @@ describe.each(['sqlite', 'postgres'] as const)('REST reads on %s', (database) =>
     });
   });
 
+  it('GraphQL: a relation filter on documentId null finds the entries without one, as REST', async () => {
+    const query = '{ articles(filters: { author: { documentId: { null: true } } }, pagination: { limit: 100 }) { slug } }';
+    const res = await call('POST', '/graphql', { body: { query } });
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect((res.body.data.articles as { slug: string }[]).map((a) => a.slug).sort()).toEqual(await slugs('filters[author][$null]=true'));
+  });
+
   describe('_q', () => {
     it('searches text attributes, ignoring case, combined with filters; empty is no search', async () => {
       expect(await slugs('_q=STEPS')).toEqual(['second-steps']);
