@@ -102,6 +102,11 @@ describe.each(['sqlite', 'postgres'] as const)('REST reads on %s', (database) =>
       expect(await slugs('_q=never%20published&status=draft')).toEqual(['draft-only-notes']);
     });
 
+    it('searches files on /api/upload/files too', async () => {
+      const res = await get('/api/upload/files?_q=GRADIENT');
+      expect((res.body as { id: number }[]).map((f) => f.id)).toEqual([media('img-large')]);
+    });
+
     it('a list or object is a 400', async () => {
       const res = await get('/api/articles?_q[0]=a');
       expect(res.status).toBe(400);

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
 import type { ListQuery, PopulateTree } from '../query/types.ts';
+import type { ModelSchema, RelationField } from '../schema.ts';
 import { createReadEngine } from './read.ts';
 import { asc, cond, desc, eq, listQuery, seedConformance } from './test-seed.ts';
 import type { Entity, ReadEngine } from './types.ts';
@@ -19,9 +20,11 @@ const CATEGORY = 'api::category.category';
 describe.each(clients)('populate options on %s', (client) => {
   let ex: ExampleDatabase;
   let engine: ReadEngine;
+  let model: ModelSchema;
 
   beforeAll(async () => {
     ex = await openExampleDatabase(client);
+    model = ex.model;
     await seedConformance(ex.db, ex.model);
     engine = createReadEngine({ db: ex.db, model: ex.model });
   });
@@ -68,6 +71,24 @@ describe.each(clients)('populate options on %s', (client) => {
 
     it('counts from localized parents in every locale', async () => {
       for (const locale of ['en', 'fr', '*']) expect(await countsMatchLists(PAGE, 'category', {}, { locale })).toContain(1);
+    });
+
+    it('counts localized targets in the locale populating reads, one document once', async () => {
+      // The example model has no relation to a localized type; read page.category's links from
+      // the category side, as a `mappedBy` relation to pages would.
+      const categories = model.contentTypes[CATEGORY]!;
+      const pages: RelationField = { kind: 'relation', target: PAGE, cardinality: 'many', owner: false, linkTable: 'pages_category_lnk', inverse: 'category', required: false, private: false, localized: false };
+      const withPages: ModelSchema = { ...model, contentTypes: { ...model.contentTypes, [CATEGORY]: { ...categories, attributes: { ...categories.attributes, pages } } } };
+      const reader = createReadEngine({ db: ex.db, model: withPages });
+      const read = async (populate: PopulateTree, locale: string | undefined) =>
+        (await reader.findMany(CATEGORY, listQuery({ populate, filters: eq('slug', 'news'), ...(locale === undefined ? {} : { locale }) }))).results[0]!['pages'];
+      // News is the category of the home page, in English (Home) and in French (Accueil).
+      for (const locale of ['en', 'fr', undefined]) {
+        const listed = (await read({ pages: {} }, locale)) as Entity[];
+        expect(listed).toHaveLength(1);
+        expect(await read({ pages: { count: true } }, locale)).toEqual({ count: 1 });
+      }
+      expect(await read({ pages: { count: true } }, 'de')).toEqual({ count: 0 });
     });
 
     it('counts component entries, with filters; inside a populated relation too', async () => {
