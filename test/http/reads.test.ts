@@ -189,6 +189,8 @@ describe.each(['sqlite', 'postgres'] as const)('REST reads on %s', (database) =>
         expect(one.body.isUrlSigned).toBe(false);
         expect(one.body.related.map((r: Record<string, unknown>) => r['__type'])).toEqual(['api::author.author', 'api::product.product']);
       }
+      // The file, its links, then one read per linked type (author, product): 4, as for any number of links.
+      expect((await get(`/api/upload/files/${media('img-red')}?populate=related`)).queries).toBe(4);
       const plain = await get(`/api/upload/files/${media('img-red')}`);
       expect(plain.body).not.toHaveProperty('related');
       expect(plain.body.isUrlSigned).toBe(false);
