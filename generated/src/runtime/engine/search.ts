@@ -1,7 +1,8 @@
 /**
  * `_q`, Strapi's full-text search, as its database layer does it: the search text (LIKE
  * wildcards escaped) must occur, ignoring case, in at least one searchable column of the row:
- * - `id`, always;
+ * - `id`, always (in effect: the column is left out of the SQL when the text is not all digits,
+ *   since the id's text could not contain it);
  * - text attributes (string, text, richtext, email, uid, enumeration) and the text system
  *   fields `documentId` and `locale`;
  * - number attributes (integer, biginteger, decimal, float) too when the text reads as a number
@@ -10,8 +11,9 @@
  * keeps them out so that `_q` cannot probe hidden values). Other types (json, blocks, booleans,
  * dates) are not searched, as in Strapi.
  *
- * PostgreSQL compares text columns with `ILIKE` on the column itself, so a trigram index
- * (`gin_trgm_ops`) on a column serves the search; SQLite's `LIKE` ignores ASCII case as Strapi's does.
+ * PostgreSQL compares text columns with `ILIKE` on the column itself, so that trigram indexes
+ * (`gin_trgm_ops`) on the text columns can serve a search for text; SQLite's `LIKE` ignores ASCII
+ * case as Strapi's does. docs/rest-api.md says why capi creates no such index itself.
  */
 import type { Dialect } from '../database.ts';
 import { toNumber } from '../query/raw.ts';
@@ -47,12 +49,18 @@ const SEARCH_KIND: Readonly<Record<ScalarType, SearchKind>> = {
 export function searchCondition(dialect: Dialect, type: TypeInfo, alias: string, text: string): Fragment {
   const numeric = !Number.isNaN(toNumber(text));
   const pattern = `%${escapeLike(text)}%`;
-  const columns = [...type.columns.values()].filter((scalar) => searched(scalar, numeric));
+  const columns = [...type.columns.values()].filter((scalar) => searched(scalar, numeric, text));
   return or(columns.map((scalar) => matches(dialect, alias, scalar, pattern)));
 }
 
-function searched(scalar: ScalarColumn, numeric: boolean): boolean {
-  if (scalar.name === 'id') return true;
+/**
+ * The id's text is digits only, so `%text%` can match it only when the text is digits: other
+ * texts leave the id out, which changes no answer and lets text-column indexes serve the search.
+ */
+const DIGITS = /^[0-9]+$/;
+
+function searched(scalar: ScalarColumn, numeric: boolean, text: string): boolean {
+  if (scalar.name === 'id') return DIGITS.test(text);
   if (scalar.hidden) return false;
   const kind = SEARCH_KIND[scalar.type];
   return kind === 'text' || (kind === 'number' && numeric);

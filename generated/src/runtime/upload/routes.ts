@@ -1,6 +1,9 @@
 /**
  * The upload plugin's REST routes, mounted into the app by `uploadMount`:
  *
+ * Every file answered carries `isUrlSigned: false`, as Strapi's upload routes answer (media
+ * populated into entries do not: Strapi signs those only for private providers).
+ *
  *   POST   /api/upload            (also /upload)  multipart `files` (+ `fileInfo`) → 201 [file, ...]
  *   POST   /api/upload?id=N       `fileInfo` only → 200 file with new info; with one file → 200 replaced file
  *   GET    /api/upload/files      → [file, ...]               (hook: listFiles)
@@ -111,7 +114,8 @@ export function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): 
       // Before answering, so that a client never sees the work folder of its own request.
       await work.remove();
     }
-    res.status(id === undefined ? 201 : 200).json(result);
+    // Strapi 5 passes every file it answers through signFileUrls, which sets isUrlSigned.
+    res.status(id === undefined ? 201 : 200).json(Array.isArray(result) ? result.map(withUrlSigned) : withUrlSigned(result));
   };
 
   const api = express.Router();
