@@ -73,6 +73,15 @@ describe.each(clients)('populate options on %s', (client) => {
       for (const locale of ['en', 'fr', '*']) expect(await countsMatchLists(PAGE, 'category', {}, { locale })).toContain(1);
     });
 
+    it('counts localizations: the other locales of the document, in the root status', async () => {
+      for (const locale of ['en', 'fr', '*']) {
+        await countsMatchLists(PAGE, 'localizations', {}, { locale });
+        await countsMatchLists(PAGE, 'localizations', {}, { locale, status: 'draft' });
+      }
+      const [home] = await list(PAGE, { localizations: { count: true } }, { locale: 'en', filters: eq('slug', 'home') });
+      expect(home!['localizations']).toEqual({ count: 1 });
+    });
+
     it('counts localized targets in the locale populating reads, one document once', async () => {
       // The example model has no relation to a localized type; read page.category's links from
       // the category side, as a `mappedBy` relation to pages would.

@@ -58,7 +58,7 @@ export async function populate(ctx: LoadContext, type: TypeInfo, parents: readon
   for (const [key, node] of Object.entries(tree)) {
     const field: Field | undefined = type.attributes[key];
     if (field === undefined) {
-      if (key === 'localizations' && type.localized) loads.push(loadLocalizations(ctx, type, parents, node));
+      if (key === 'localizations' && type.localized) loads.push(node.count === true ? countLocalizations(ctx, type, parents, node) : loadLocalizations(ctx, type, parents, node));
       else throw new Error(`read engine: ${type.uid} has no attribute ${key} to populate`);
       continue;
     }
@@ -90,7 +90,7 @@ export function populatedKeys(type: TypeInfo, tree: PopulateTree | undefined): P
   for (const key of Object.keys(tree)) {
     const field = type.attributes[key];
     if (field === undefined) {
-      if (key === 'localizations' && type.localized) keys.push({ key, many: true });
+      if (key === 'localizations' && type.localized) keys.push({ key, many: true, ...(tree[key]?.count === true ? { count: true } : {}) });
       continue;
     }
     const count = tree[key]?.count === true;
@@ -462,6 +462,35 @@ async function loadDynamicZone(
   for (const [parent, list] of entries) {
     list.sort((a, b) => a.ord - b.ord || a.id - b.id);
     parent.entity[key] = list.map((entry) => entry.entity);
+  }
+}
+
+/**
+ * `populate[localizations][count]=true`: how many other locales each parent's document has in the
+ * root status (after `filters`). One statement, grouped by document and locale.
+ */
+async function countLocalizations(ctx: LoadContext, type: TypeInfo, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const plan = planFor(ctx);
+  const t = 't';
+  const groups = groupBy(parents, (p) => p.documentId);
+  const { where } = nodeConditions(plan, { type, alias: t, locale: scopeLocale(plan, type, t) }, node);
+  const documentColumn = column(t, 'document_id');
+  const localeColumn = column(t, 'locale');
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'text',
+    select: `${documentColumn} AS ${quote(PARENT_KEY)}, ${localeColumn} AS ${quote(LOCALE_KEY)}`,
+    from: `${quote(type.table)} ${t}`,
+    where: and([fragment(`${documentColumn} = ${IDS}.value`), statusCondition(type, t, ctx.status), where]),
+    order: [],
+    group: `${documentColumn}, ${localeColumn}`,
+  });
+  for (const row of await run(ctx, sql)) {
+    for (const parent of groups.get(row[PARENT_KEY] as string) ?? []) {
+      if (row[LOCALE_KEY] === parent.locale) continue;
+      const current = parent.entity['localizations'] as { count: number };
+      parent.entity['localizations'] = { count: current.count + 1 };
+    }
   }
 }
 

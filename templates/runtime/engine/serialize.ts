@@ -70,7 +70,7 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
   }
   for (const scalar of type.trailingSystem) if (returned(scalar)) value(scalar);
   const localizations = type.attributes['localizations'] === undefined ? populated.get('localizations') : undefined;
-  if (localizations !== undefined) slots.push({ kind: 'empty', key: 'localizations', many: true, count: false });
+  if (localizations !== undefined) slots.push({ kind: 'empty', key: 'localizations', many: true, count: localizations.count === true });
 
   const selects = new Map<string, string>();
   return {

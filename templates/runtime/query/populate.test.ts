@@ -212,6 +212,7 @@ describe('populate: the object form', () => {
     expect(populate(PRODUCT, 'populate[variants][count]=1')).toEqual({ variants: { count: true } });
     expect(populate(PRODUCT, 'populate[gallery][count]=true')).toEqual({ gallery: {} });
     expect(populate('api::author.author', 'populate[articles][populate][tags][count]=true')).toEqual({ articles: { populate: { tags: { count: true } } } });
+    expect(populate(PAGE, 'populate[localizations][count]=true')).toEqual({ localizations: { count: true } });
     expect(failure(() => populate(ARTICLE, 'populate[tags][count]=maybe'))).toEqual(
       invalid('Invalid value for count at tags: expected a boolean ("true" or "false")', { source: 'query', param: 'populate' }),
     );
