@@ -67,7 +67,14 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     };
     const findFile: FindFile = async (id, query, req) => {
       const { parsed, withRelated } = fileQuery(query, req);
-      const byId: ListQuery = { ...parsed, filters: { kind: 'condition', attribute: 'id', operator: 'eq', value: id }, pagination: { kind: 'offset', start: 0, limit: 1, withCount: false } };
+      // Like Strapi's findOne, the query is validated whole but only `populate` is applied.
+      const byId: ListQuery = {
+        populate: parsed.populate,
+        status: parsed.status,
+        filters: { kind: 'condition', attribute: 'id', operator: 'eq', value: id },
+        sort: [],
+        pagination: { kind: 'offset', start: 0, limit: 1, withCount: false },
+      };
       const [file] = await withRelated((await rest.documents.findMany(UPLOAD_FILE_UID, byId)).results);
       return file;
     };

@@ -191,6 +191,11 @@ describe.each(['sqlite', 'postgres'] as const)('REST reads on %s', (database) =>
       }
       // The file, its links, then one read per linked type (author, product): 4, as for any number of links.
       expect((await get(`/api/upload/files/${media('img-red')}?populate=related`)).queries).toBe(4);
+      // As Strapi's findOne: fields, filters and _q are validated, not applied.
+      const ignored = await get(`/api/upload/files/${media('img-red')}?fields[0]=name&_q=nothing-like-it&filters[name][$eq]=other`);
+      expect(ignored.status).toBe(200);
+      expect(ignored.body.url).toBeDefined();
+      expect((await get(`/api/upload/files/${media('img-red')}?fields[0]=nope`)).status).toBe(400);
       const plain = await get(`/api/upload/files/${media('img-red')}`);
       expect(plain.body).not.toHaveProperty('related');
       expect(plain.body.isUrlSigned).toBe(false);
