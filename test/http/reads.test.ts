@@ -139,6 +139,14 @@ describe.each(['sqlite', 'postgres'] as const)('REST reads on %s', (database) =>
       expect(hello.tags.map((t: Record<string, unknown>) => Object.keys(t).sort())).toEqual([['documentId', 'id', 'name'], ['documentId', 'id', 'name'], ['documentId', 'id', 'name']]);
     });
 
+    it('* on a media or dynamic zone attribute is true', async () => {
+      const star = await get('/api/articles?filters[slug]=hello-world&fields[0]=slug&populate[cover]=*&populate[blocks]=*');
+      const plain = await get('/api/articles?filters[slug]=hello-world&fields[0]=slug&populate[cover]=true&populate[blocks]=true');
+      expect(star.status).toBe(200);
+      expect(star.body).toEqual(plain.body);
+      expect(star.body.data[0].blocks).toHaveLength(5);
+    });
+
     it('filters, sort and fields inside a repeatable component, a component and a zone fragment', async () => {
       const variants = await get('/api/products?filters[slug]=alpha-widget&fields[0]=slug&populate[variants][fields][0]=sku&populate[variants][sort]=price:desc&populate[variants][filters][color][$ne]=green');
       expect(variants.body.data[0].variants).toEqual([

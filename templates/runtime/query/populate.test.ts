@@ -41,8 +41,11 @@ describe('populate: absent and *', () => {
   it('a * below the root is refused with the first attribute it stands for, without source/param', () => {
     expect(failure(() => populate(ARTICLE, 'populate[author]=*'))).toEqual(invalid('Invalid key avatar at author.avatar', { key: 'avatar', path: 'author.avatar' }));
     expect(failure(() => populate(ARTICLE, 'populate[seo]=*'))).toEqual(invalid('Invalid key shareImage at seo.shareImage', { key: 'shareImage', path: 'seo.shareImage' }));
-    expect(failure(() => populate(ARTICLE, 'populate[cover]=*'))).toEqual(invalid('Invalid key related at cover.related', { key: 'related', path: 'cover.related' }));
-    expect(failure(() => populate(ARTICLE, 'populate[blocks]=*'))).toEqual(invalid('Invalid key cover at blocks.cover', { key: 'cover', path: 'blocks.cover' }));
+  });
+
+  it('a * as the value of a media or dynamic zone attribute reads as true, as in Strapi\'s API tests', () => {
+    expect(populate(ARTICLE, 'populate[cover]=*')).toEqual(populate(ARTICLE, 'populate[cover]=true'));
+    expect(populate(ARTICLE, 'populate[blocks]=*')).toEqual(populate(ARTICLE, 'populate[blocks]=true'));
   });
 
   it('a * standing for nothing (a component of scalars) reads as true', () => {

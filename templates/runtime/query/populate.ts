@@ -11,7 +11,8 @@
  *   (`populate[0]=a&populate[b][fields][0]=x`) are dotted paths, as in the array form.
  * - `count` on a relation or a component answers `{ count: N }` instead of the rows.
  *
- * A `*` anywhere else, an attribute written directly under a populated attribute instead of
+ * A `*` as the value of a media or dynamic zone attribute reads as `true`; a `*` anywhere else
+ * (below a relation or a component), an attribute written directly under a populated attribute instead of
  * under its `populate`, `populate[zone][populate]` other than `*`, unknown `on` components,
  * scalars, private fields and creator fields are 400s worded as Strapi words them.
  *
@@ -187,7 +188,9 @@ class PopulateParser {
     if (flag !== undefined) return flag ? this.plainNode(info) : undefined;
     if (value === undefined || value === null || value === '') return undefined;
     const target = this.targetOf(info, parent);
-    if (value === '*') return this.starBelowRoot(target, path, this.plainNode(info));
+    // Strapi's own API tests answer `populate[image]=*` and `populate[dz]=*` as `true`; a relation's
+    // or a component's `*` stays refused, as recorded from Strapi 5.54.
+    if (value === '*') return info.kind === 'media' || info.kind === 'dynamiczone' ? this.plainNode(info) : this.starBelowRoot(target, path, this.plainNode(info));
     if (typeof value === 'string' || isStringArray(value)) return strayStrings(typeof value === 'string' ? [value] : value, target, path);
     if (!isRecord(value)) throw new ValidationError(INVALID_NESTED);
     if (info.kind === 'dynamiczone') return this.zone(info, value, path);
