@@ -110,6 +110,9 @@ describe.each(['sqlite', 'postgres'] as const)('REST reads on %s', (database) =>
     it('a list or object is a 400', async () => {
       const res = await get('/api/articles?_q[0]=a');
       expect(res.status).toBe(400);
+      expect((await get('/api/articles?_q=a%00b')).status).toBe(400);
+      // Unicode and LIKE metacharacters are plain text.
+      expect((await get('/api/articles?_q=%C3%A9%5C%25_')).status).toBe(200);
       expect(res.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid _q parameter. Expected a string', details: { source: 'query', param: '_q' } });
     });
   });

@@ -61,6 +61,7 @@ describe('a whole query, normalized', () => {
     expect(list(ARTICLE, '_q=')).toEqual(list(ARTICLE, ''));
     expect(failure(() => list(ARTICLE, '_q[0]=a'))).toEqual(validation('Invalid _q parameter. Expected a string', { source: 'query', param: '_q' }));
     expect(failure(() => list(ARTICLE, '_q[a]=b'))).toEqual(validation('Invalid _q parameter. Expected a string', { source: 'query', param: '_q' }));
+    expect(failure(() => list(ARTICLE, '_q=a%00b'))).toEqual(validation('Invalid _q parameter. It contains a NUL character', { source: 'query', param: '_q' }));
   });
 });
 
