@@ -67,6 +67,17 @@ describe.each(clients)('filters on %s', (client) => {
       expect(await articles(cond('title', 'gte', 'a'))).toEqual([]);
     });
 
+    it('in / notIn on id and documentId take any number of values (one parameter)', async () => {
+      const [hello] = (await engine.findMany(ARTICLE, listQuery({ filters: eq('slug', 'hello-world'), fields: ['slug'] }))).results;
+      const id = hello!['id'] as number;
+      const many = Array.from({ length: 70_000 }, (_, i) => i + 1_000_000);
+      expect(await articles(cond('id', 'in', [...many, id]))).toEqual(['hello-world']);
+      expect(await articles(cond('id', 'notIn', [...many, id]))).toEqual(ALL_ARTICLES.filter((s) => s !== 'hello-world'));
+      const documents = Array.from({ length: 70_000 }, (_, i) => `doc${i}`);
+      expect(await articles(cond('documentId', 'in', [...documents, seeded.doc['article-hello']!]))).toEqual(['hello-world']);
+      expect(await articles(cond('documentId', 'notIn', [...documents, seeded.doc['article-hello']!]))).toEqual(ALL_ARTICLES.filter((s) => s !== 'hello-world'));
+    });
+
     it('in / notIn, empty lists included', async () => {
       expect(await articles(cond('readingTime', 'in', [3, 12]))).toEqual(['second-steps', 'third-time-lucky']);
       expect(await articles(cond('readingTime', 'notIn', [3, 12]))).toEqual(['food-for-thought', 'hello-world', 'modified-after-publish']);

@@ -14,8 +14,8 @@ import type { SqlValue } from '../database.ts';
 import type { Filter, FilterScalar, FilterValue, Operator } from '../query/types.ts';
 import { hop, walkSource, type PlanContext, type Scope } from './joins.ts';
 import { matchesMissingRow } from './missing-row.ts';
-import type { ScalarColumn } from './registry.ts';
-import { and, escapeLike, FALSE, fragment, joinFragments, not, or, TRUE, type Fragment } from './sql.ts';
+import { DOCUMENT_ID, ID, type ScalarColumn } from './registry.ts';
+import { and, escapeLike, FALSE, fragment, inIds, joinFragments, not, or, TRUE, type Fragment } from './sql.ts';
 import { encodeFilterValue, orderExpr, placeholder, textExpr, valueExpr } from './values.ts';
 
 export function compileFilter(ctx: PlanContext, scope: Scope, filter: Filter): Fragment {
@@ -87,6 +87,13 @@ function condition(ctx: PlanContext, scope: Scope, scalar: ScalarColumn, operato
     case 'notIn': {
       const items = isList(value) ? value : [value];
       if (items.length === 0) return operator === 'in' ? FALSE : TRUE;
+      const ids = idList(scalar, items);
+      if (ids !== undefined) {
+        // A list of ids or documentIds travels as one parameter, as populate's parent ids do:
+        // no placeholder limit, whatever its length (upload/related.ts reads thousands).
+        const membership = inIds(dialect, expr, ids.values, ids.kind);
+        return operator === 'in' ? membership : not(membership);
+      }
       const list = items.map(() => ph).join(', ');
       return fragment(`${expr} ${operator === 'in' ? 'IN' : 'NOT IN'} (${list})`, items.map(encode));
     }
@@ -145,6 +152,13 @@ function caseInsensitive(ctx: PlanContext, scope: Scope, scalar: ScalarColumn, p
   const text = textExpr(ctx.dialect, scope.alias, scalar);
   if (value === null) return fragment(`${text} IS NULL`);
   return fragment(`LOWER(${text}) LIKE LOWER(?) ESCAPE '\\'`, [pattern(position, String(value))]);
+}
+
+/** The items as a list of row ids or documentIds, when the column is one and they all are. */
+function idList(scalar: ScalarColumn, items: readonly FilterScalar[]): { readonly values: (number | string)[]; readonly kind: 'integer' | 'text' } | undefined {
+  if (scalar === ID && items.every((item) => typeof item === 'number' && Number.isSafeInteger(item))) return { values: items as number[], kind: 'integer' };
+  if (scalar === DOCUMENT_ID && items.every((item) => typeof item === 'string')) return { values: items as string[], kind: 'text' };
+  return undefined;
 }
 
 function isList(value: FilterValue): value is readonly FilterScalar[] {
