@@ -46,6 +46,16 @@ describe('filters: operators', () => {
     for (const no of ['false', 'f', '0', '']) expect(filters(ARTICLE, `filters[title][$notNull]=${no}`)).toEqual(cond('title', 'notNull', false));
   });
 
+  it('$not over a list negates each value, or-ed, as Strapi applies it', () => {
+    expect(filters(ARTICLE, 'filters[title][$not][0]=a&filters[title][$not][1]=b')).toEqual({
+      kind: 'or',
+      filters: [
+        { kind: 'not', filter: cond('title', 'eq', 'a') },
+        { kind: 'not', filter: cond('title', 'eq', 'b') },
+      ],
+    });
+  });
+
   it('a list given to a single-value operator means any of its values', () => {
     expect(filters(ARTICLE, 'filters[readingTime][$ne][0]=41&filters[readingTime][$ne][1]=43')).toEqual(cond('readingTime', 'ne', [41, 43]));
     expect(filters(ARTICLE, 'filters[title][$containsi][0]=Product&filters[title][$containsi][1]=1')).toEqual(cond('title', 'containsi', ['Product', '1']));

@@ -168,7 +168,12 @@ class FilterParser {
   }
 
   private operatorClause(attribute: string, type: ScalarType, key: string, value: unknown, path: KeyPath): Filter | undefined {
-    if (key === '$not') return negate(this.attributeClause(attribute, type, value, path));
+    if (key === '$not') {
+      // Like every single-value operator, `$not` over a list is "not this one OR not that one".
+      const items = listItems(value);
+      if (items !== undefined) return combine('or', items.map((item) => negate(this.attributeClause(attribute, type, item, path))));
+      return negate(this.attributeClause(attribute, type, value, path));
+    }
     if (key === '$and' || key === '$or') {
       const items = listItems(value) ?? [value];
       return combine(key === '$and' ? 'and' : 'or', items.map((item) => this.attributeClause(attribute, type, item, path)));
