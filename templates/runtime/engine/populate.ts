@@ -3,7 +3,8 @@
  * loader reads the related rows of ALL its parents at once (parent ids bound as one array
  * parameter, sql.ts `idTable`), groups them by parent in JavaScript, and recurses into the next
  * level with the distinct rows it found. A dynamic zone is one statement per component kind it
- * returns. Edges whose parents are all missing cost nothing. Sibling edges run concurrently
+ * returns; a `count` edge is one grouped statement instead of the rows'. Edges whose parents are
+ * all missing cost nothing. Sibling edges run concurrently
  * (on PostgreSQL they use several pool connections; SQLite serialises them).
  *
  * Which target versions a relation returns follows the root query: its status for draft &
