@@ -244,6 +244,14 @@ describe.each(['sqlite', 'postgres'] as const)('REST reads on %s', (database) =>
       expect(single.body.data.attributes.favicon.data.id).toBe(media('img-blue'));
     });
 
+    it('localizations and counts are wrapped like relations', async () => {
+      const pages = await get('/api/pages?filters[slug]=home&populate[localizations]=true&populate[category][count]=true', V4);
+      expect(pages.status).toBe(200);
+      const [home] = pages.body.data;
+      expect(home.attributes.localizations.data).toEqual([expect.objectContaining({ id: expect.any(Number), documentId: home.documentId, attributes: expect.objectContaining({ slug: 'accueil', locale: 'fr' }) })]);
+      expect(home.attributes.category).toEqual({ data: { attributes: { count: 1 } } });
+    });
+
     it('create and update too; delete still answers 204; other values of the header change nothing', async () => {
       const created = await call('POST', '/api/tags?populate[articles]=true', { body: { data: { name: 'v4-tag', articles: [doc('article-hello')] } }, headers: V4 });
       expect(created.status).toBe(201);
