@@ -5,7 +5,7 @@
  * `/graphql`, all sharing one document service and one access resolver. Uploads come first so
  * that `/api/upload` is never taken for a content type.
  */
-import { Router } from 'express';
+import { Router, type Request } from 'express';
 import { accessControl, authorize, canRead } from './access.ts';
 import { createDocumentService } from './engine/service.ts';
 import type { GraphqlBindings } from './graphql/schema-binding.ts';
@@ -18,7 +18,11 @@ import type { Mount, MountFactory } from './server.ts';
 import { tokenSalt } from './tokens.ts';
 import { jwtSecret } from './user-jwt.ts';
 import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
-import { uploadMount, type ListFiles } from './upload/index.ts';
+import { uploadMount, type FileListQuery, type FindFile, type ListFiles } from './upload/index.ts';
+import { attachRelated, splitRelated, withPopulate } from './upload/related.ts';
+import type { Entity } from './engine/types.ts';
+import type { ListQuery } from './query/types.ts';
+import { own } from './query/raw.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
@@ -42,21 +46,45 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     };
     // `/api/upload/files` takes the same filters, sort, fields and pagination as any content type,
     // but like Strapi's it lists every file when no pagination is asked for.
-    const listFiles: ListFiles = async (query, req) => {
+    // `populate=related` (the entries using each file) is served beside the engine (upload/related.ts).
+    const fileQuery = (query: FileListQuery, req: Request) => {
       const access = rest.resolveAccess(req);
-      const context = { schema: uploadFileSchema, model: rest.model, rest: rest.rest, i18n: rest.i18n, canRead: (uid: string) => canRead(access, uid) };
+      const allowed = (uid: string) => canRead(access, uid);
+      const context = { schema: uploadFileSchema, model: rest.model, rest: rest.rest, i18n: rest.i18n, canRead: allowed };
       const raw = parseQueryString(query.raw);
-      const parsed = parseListQuery(raw, context);
+      const { related, rest: populate } = splitRelated(own(raw, 'populate'));
+      const parsed = parseListQuery(withPopulate(raw, populate), context);
+      const withRelated = async (files: Entity[]): Promise<Entity[]> => {
+        if (related) await attachRelated({ db: app.db, documents: rest.documents, model: rest.model, canRead: allowed }, files);
+        return files;
+      };
+      return { raw, parsed, related, withRelated };
+    };
+    const listFiles: ListFiles = async (query, req) => {
+      const { raw, parsed, withRelated } = fileQuery(query, req);
       const all = { kind: 'offset', start: 0, limit: MAX_FILES_LISTED, withCount: false } as const;
       const { results } = await rest.documents.findMany(UPLOAD_FILE_UID, 'pagination' in raw ? parsed : { ...parsed, pagination: all });
-      return results;
+      return withRelated(results);
+    };
+    const findFile: FindFile = async (id, query, req) => {
+      const { parsed, withRelated } = fileQuery(query, req);
+      // Like Strapi's findOne, the query is validated whole but only `populate` is applied.
+      const byId: ListQuery = {
+        populate: parsed.populate,
+        status: parsed.status,
+        filters: { kind: 'condition', attribute: 'id', operator: 'eq', value: id },
+        sort: [],
+        pagination: { kind: 'offset', start: 0, limit: 1, withCount: false },
+      };
+      const [file] = await withRelated((await rest.documents.findMany(UPLOAD_FILE_UID, byId)).results);
+      return file;
     };
     const api = Router();
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
     api.use(contentTypeDispatcher(routes, rest));
     return [
       { path: '/', handler: access.middleware },
-      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles }),
+      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile }),
       { path: '/api', handler: api },
       ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess })]),
     ];

@@ -67,6 +67,17 @@ describe.each(clients)('filters on %s', (client) => {
       expect(await articles(cond('title', 'gte', 'a'))).toEqual([]);
     });
 
+    it('in / notIn on id and documentId take any number of values (one parameter)', async () => {
+      const [hello] = (await engine.findMany(ARTICLE, listQuery({ filters: eq('slug', 'hello-world'), fields: ['slug'] }))).results;
+      const id = hello!['id'] as number;
+      const many = Array.from({ length: 70_000 }, (_, i) => i + 1_000_000);
+      expect(await articles(cond('id', 'in', [...many, id]))).toEqual(['hello-world']);
+      expect(await articles(cond('id', 'notIn', [...many, id]))).toEqual(ALL_ARTICLES.filter((s) => s !== 'hello-world'));
+      const documents = Array.from({ length: 70_000 }, (_, i) => `doc${i}`);
+      expect(await articles(cond('documentId', 'in', [...documents, seeded.doc['article-hello']!]))).toEqual(['hello-world']);
+      expect(await articles(cond('documentId', 'notIn', [...documents, seeded.doc['article-hello']!]))).toEqual(ALL_ARTICLES.filter((s) => s !== 'hello-world'));
+    });
+
     it('in / notIn, empty lists included', async () => {
       expect(await articles(cond('readingTime', 'in', [3, 12]))).toEqual(['second-steps', 'third-time-lucky']);
       expect(await articles(cond('readingTime', 'notIn', [3, 12]))).toEqual(['food-for-thought', 'hello-world', 'modified-after-publish']);
@@ -222,6 +233,26 @@ describe.each(clients)('filters on %s', (client) => {
       expect(await authors(byTitle('Modified After Publish (draft)'), 'published')).toEqual([]);
       expect(await authors(byTitle('Modified After Publish (draft)'), 'draft')).toEqual(['Grace Hopper']);
       expect(await authors(byTitle('Modified After Publish'), 'published')).toEqual(['Grace Hopper']);
+    });
+
+    it('matches parents without related rows when the filter holds on NULLs, as Strapi\'s LEFT JOIN does', async () => {
+      const withCover = ['hello-world', 'third-time-lucky'];
+      const withoutCover = ALL_ARTICLES.filter((s) => !withCover.includes(s));
+      expect(await articles(nested('cover', cond('id', 'null', true)))).toEqual(withoutCover);
+      expect(await articles(nested('cover', cond('documentId', 'null', true)))).toEqual(withoutCover);
+      expect(await articles(nested('cover', cond('id', 'notNull', false)))).toEqual(withoutCover);
+      expect(await articles(nested('cover', cond('id', 'notNull', true)))).toEqual(withCover);
+      // A to-many relation: entries without any tag; an entry with tags never has a NULL id.
+      const tagged = await articles(nested('tags', cond('id', 'notNull', true)));
+      expect(await articles(nested('tags', cond('id', 'null', true)))).toEqual(ALL_ARTICLES.filter((s) => !tagged.includes(s)));
+      // The mappedBy side, and a component.
+      expect(await matching(AUTHOR, nested('articles', cond('documentId', 'null', true)), {}, 'name')).toEqual(
+        await matching(AUTHOR, not(nested('articles', cond('id', 'notNull', true))), {}, 'name'),
+      );
+      expect(await articles(nested('seo', cond('id', 'null', true)))).toEqual(await articles(not(nested('seo', cond('id', 'notNull', true)))));
+      // A filter that is unknown on NULLs (name = x) never matches a missing row.
+      expect(await articles(nested('cover', eq('name', 'photo.jpg')))).toEqual(['third-time-lucky']);
+      expect(await articles(nested('cover', anyOf(eq('name', 'photo.jpg'), cond('id', 'null', true))))).toEqual(['third-time-lucky', ...withoutCover].sort());
     });
 
     it('through components, nested components and repeatables', async () => {

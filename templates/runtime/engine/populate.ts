@@ -3,7 +3,8 @@
  * loader reads the related rows of ALL its parents at once (parent ids bound as one array
  * parameter, sql.ts `idTable`), groups them by parent in JavaScript, and recurses into the next
  * level with the distinct rows it found. A dynamic zone is one statement per component kind it
- * returns. Edges whose parents are all missing cost nothing. Sibling edges run concurrently
+ * returns; a `count` edge is one grouped statement instead of the rows'. Edges whose parents are
+ * all missing cost nothing. Sibling edges run concurrently
  * (on PostgreSQL they use several pool connections; SQLite serialises them).
  *
  * Which target versions a relation returns follows the root query: its status for draft &
@@ -49,6 +50,7 @@ export interface Parent {
 
 const PARENT_KEY = '__parent';
 const ORD_KEY = '__ord';
+const COUNT_KEY = '__count';
 
 /** Populates `tree` on `parents` (rows of `type`), in place. */
 export async function populate(ctx: LoadContext, type: TypeInfo, parents: readonly Parent[], tree: PopulateTree | undefined): Promise<void> {
@@ -57,19 +59,19 @@ export async function populate(ctx: LoadContext, type: TypeInfo, parents: readon
   for (const [key, node] of Object.entries(tree)) {
     const field: Field | undefined = type.attributes[key];
     if (field === undefined) {
-      if (key === 'localizations' && type.localized) loads.push(loadLocalizations(ctx, type, parents, node));
+      if (key === 'localizations' && type.localized) loads.push(node.count === true ? countLocalizations(ctx, type, parents, node) : loadLocalizations(ctx, type, parents, node));
       else throw new Error(`read engine: ${type.uid} has no attribute ${key} to populate`);
       continue;
     }
     switch (field.kind) {
       case 'relation':
-        loads.push(loadRelation(ctx, key, field, parents, node));
+        loads.push(node.count === true ? countRelation(ctx, key, field, parents, node) : loadRelation(ctx, key, field, parents, node));
         break;
       case 'media':
         loads.push(loadMedia(ctx, type, key, field, parents, node));
         break;
       case 'component':
-        loads.push(loadComponent(ctx, type, key, field, parents, node));
+        loads.push(node.count === true ? countComponent(ctx, type, key, field, parents, node) : loadComponent(ctx, type, key, field, parents, node));
         break;
       case 'dynamiczone':
         loads.push(loadDynamicZone(ctx, type, key, field, parents, node));
@@ -89,18 +91,19 @@ export function populatedKeys(type: TypeInfo, tree: PopulateTree | undefined): P
   for (const key of Object.keys(tree)) {
     const field = type.attributes[key];
     if (field === undefined) {
-      if (key === 'localizations' && type.localized) keys.push({ key, many: true });
+      if (key === 'localizations' && type.localized) keys.push({ key, many: true, ...(tree[key]?.count === true ? { count: true } : {}) });
       continue;
     }
+    const count = tree[key]?.count === true;
     switch (field.kind) {
       case 'relation':
-        keys.push({ key, many: field.cardinality === 'many' });
+        keys.push({ key, many: field.cardinality === 'many', ...(count ? { count } : {}) });
         break;
       case 'media':
         keys.push({ key, many: field.multiple });
         break;
       case 'component':
-        keys.push({ key, many: field.repeatable });
+        keys.push({ key, many: field.repeatable, ...(count ? { count } : {}) });
         break;
       case 'dynamiczone':
         keys.push({ key, many: true });
@@ -152,6 +155,8 @@ interface LoaderStatement {
   readonly from: string;
   readonly where: Fragment;
   readonly order: readonly Fragment[];
+  /** GROUP BY terms, for counts. */
+  readonly group?: string;
 }
 
 /**
@@ -160,6 +165,7 @@ interface LoaderStatement {
  */
 function statement(ctx: LoadContext, s: LoaderStatement): Fragment {
   const parts: Fragment[] = [fragment(`SELECT ${s.select} FROM `), idTable(ctx.dialect, s.ids, s.kind, IDS), fragment(` CROSS JOIN ${s.from} WHERE `), s.where];
+  if (s.group !== undefined) parts.push(fragment(` GROUP BY ${s.group}`));
   if (s.order.length > 0) parts.push(fragment(' ORDER BY '), joinFragments(s.order, ', '));
   return joinFragments(parts, '');
 }
@@ -195,28 +201,54 @@ function contentParent(ctx: LoadContext, type: TypeInfo, row: Row, entity: Entit
   };
 }
 
-async function loadRelation(ctx: LoadContext, key: string, field: RelationField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+/** The link rows and target versions a relation edge reads, for its rows or for its counts. */
+interface RelationWalk {
+  readonly target: TypeInfo;
+  readonly groups: Map<number | string, Parent[]>;
+  readonly parentColumn: string;
+  readonly from: string;
+  readonly where: Fragment;
+  readonly order: readonly Fragment[];
+  readonly kind: 'integer' | 'text';
+}
+
+const T = 't';
+const L = 'l';
+
+function relationWalk(ctx: LoadContext, field: RelationField, parents: readonly Parent[], node: PopulateNode): RelationWalk {
   const target = ctx.registry.type(field.target);
   const plan = planFor(ctx);
-  const t = 't';
-  const l = 'l';
-  const scope: Scope = { type: target, alias: t, locale: scopeLocale(plan, target, t) };
+  const scope: Scope = { type: target, alias: T, locale: scopeLocale(plan, target, T) };
   // The owning side reads links by the parent rows' ids; the mappedBy side by their documents.
   const groups = groupBy<number | string>(parents, (p) => (field.owner ? p.id : p.documentId));
-  const parentColumn = column(l, field.owner ? 'entity_id' : 'target_document_id');
-  const on = field.owner ? `${column(t, 'document_id')} = ${column(l, 'target_document_id')}` : `${column(t, 'id')} = ${column(l, 'entity_id')}`;
+  const parentColumn = column(L, field.owner ? 'entity_id' : 'target_document_id');
+  const on = field.owner ? `${column(T, 'document_id')} = ${column(L, 'target_document_id')}` : `${column(T, 'id')} = ${column(L, 'entity_id')}`;
   const locales = new Set(parents.map((p) => p.locale));
   const localeRestriction =
-    target.localized && !locales.has(undefined) ? inIds(ctx.dialect, column(t, 'locale'), [...locales] as string[], 'text') : TRUE;
+    target.localized && !locales.has(undefined) ? inIds(ctx.dialect, column(T, 'locale'), [...locales] as string[], 'text') : TRUE;
   const { where, order } = nodeConditions(plan, scope, node);
+  return {
+    target,
+    groups,
+    parentColumn,
+    from: `${quote(field.linkTable)} ${L} JOIN ${quote(target.table)} ${T} ON ${on}`,
+    where: and([fragment(`${parentColumn} = ${IDS}.value`), statusCondition(target, T, ctx.status), localeRestriction, where]),
+    order: [...order, fragment(column(L, field.owner ? 'ord' : 'inverse_ord')), fragment(column(L, 'id'))],
+    kind: field.owner ? 'integer' : 'text',
+  };
+}
+
+async function loadRelation(ctx: LoadContext, key: string, field: RelationField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const walk = relationWalk(ctx, field, parents, node);
+  const { target, groups } = walk;
   const projection = nodeProjection(ctx, target, node);
   const sql = statement(ctx, {
     ids: [...groups.keys()],
-    kind: field.owner ? 'integer' : 'text',
-    select: `${parentColumn} AS ${quote(PARENT_KEY)}, ${projection.select(t)}`,
-    from: `${quote(field.linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
-    where: and([fragment(`${parentColumn} = ${IDS}.value`), statusCondition(target, t, ctx.status), localeRestriction, where]),
-    order: [...order, fragment(column(l, field.owner ? 'ord' : 'inverse_ord')), fragment(column(l, 'id'))],
+    kind: walk.kind,
+    select: `${walk.parentColumn} AS ${quote(PARENT_KEY)}, ${projection.select(T)}`,
+    from: walk.from,
+    where: walk.where,
+    order: walk.order,
   });
   const rows = await run(ctx, sql);
 
@@ -245,6 +277,35 @@ async function loadRelation(ctx: LoadContext, key: string, field: RelationField,
     }
   }
   await populate(ctx, target, [...children.values()], node.populate);
+}
+
+/**
+ * `populate[key][count]=true` on a relation: the number of related documents each parent has in
+ * the version populating would return (status, locale, `filters`), one grouped statement.
+ * Localized targets are counted per locale, and each parent takes its own locale's count.
+ */
+async function countRelation(ctx: LoadContext, key: string, field: RelationField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const walk = relationWalk(ctx, field, parents, node);
+  const perLocale = walk.target.localized && parents.every((p) => p.locale !== undefined);
+  const localeColumn = column(T, 'locale');
+  const select = [`${walk.parentColumn} AS ${quote(PARENT_KEY)}`, `COUNT(DISTINCT ${column(T, 'document_id')}) AS ${quote(COUNT_KEY)}`];
+  if (perLocale) select.push(`${localeColumn} AS ${quote(LOCALE_KEY)}`);
+  const sql = statement(ctx, {
+    ids: [...walk.groups.keys()],
+    kind: walk.kind,
+    select: select.join(', '),
+    from: walk.from,
+    where: walk.where,
+    order: [],
+    group: perLocale ? `${walk.parentColumn}, ${localeColumn}` : walk.parentColumn,
+  });
+  const rows = await run(ctx, sql);
+  for (const row of rows) {
+    for (const parent of walk.groups.get(row[PARENT_KEY] as number | string) ?? []) {
+      if (perLocale && row[LOCALE_KEY] !== parent.locale) continue;
+      parent.entity[key] = { count: Number(row[COUNT_KEY]) };
+    }
+  }
 }
 
 async function loadMedia(ctx: LoadContext, owner: TypeInfo, key: string, field: MediaField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
@@ -278,7 +339,29 @@ async function loadMedia(ctx: LoadContext, owner: TypeInfo, key: string, field: 
   }
 }
 
-/** Component rows of `parents` for one attribute (a component, or one kind of a dynamic zone). */
+/** The component rows of one attribute (a component, or one kind of a dynamic zone) that `node` keeps. */
+function componentWalk(ctx: LoadContext, owner: TypeInfo, key: string, component: TypeInfo, parents: readonly Parent[], node: PopulateNode) {
+  const c = 'c';
+  const plan = planFor(ctx);
+  const groups = groupBy(parents, (p) => p.id);
+  const { where, order } = nodeConditions(plan, { type: component, alias: c, locale: scopeLocale(plan, component, c) }, node);
+  return {
+    c,
+    groups,
+    from: `${quote(component.table)} ${c}`,
+    where: and([
+      fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${IDS}.value`, [owner.uid, key]),
+      where,
+    ]),
+    order,
+  };
+}
+
+/**
+ * Component rows of `parents` for one attribute, filtered and sorted as `node` asks; entry order
+ * breaks ties. Dynamic zone entries keep the zone's order (`sorted: false`), as Strapi places
+ * them by their position in the zone.
+ */
 async function componentRows(
   ctx: LoadContext,
   owner: TypeInfo,
@@ -286,24 +369,44 @@ async function componentRows(
   component: TypeInfo,
   projection: Projection,
   parents: readonly Parent[],
+  node: PopulateNode,
+  sorted: boolean,
 ): Promise<{ readonly rows: Row[]; readonly groups: Map<number, Parent[]> }> {
-  const c = 'c';
-  const groups = groupBy(parents, (p) => p.id);
+  const walk = componentWalk(ctx, owner, key, component, parents, node);
+  const { c } = walk;
   const sql = statement(ctx, {
-    ids: [...groups.keys()],
+    ids: [...walk.groups.keys()],
     kind: 'integer',
     select: `${column(c, 'entity_id')} AS ${quote(PARENT_KEY)}, ${column(c, 'entity_ord')} AS ${quote(ORD_KEY)}, ${projection.select(c)}`,
-    from: `${quote(component.table)} ${c}`,
-    where: fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${IDS}.value`, [owner.uid, key]),
-    order: [fragment(column(c, 'entity_ord')), fragment(column(c, 'id'))],
+    from: walk.from,
+    where: walk.where,
+    order: [...(sorted ? walk.order : []), fragment(column(c, 'entity_ord')), fragment(column(c, 'id'))],
   });
-  return { rows: await run(ctx, sql), groups };
+  return { rows: await run(ctx, sql), groups: walk.groups };
+}
+
+/** `populate[key][count]=true` on a component: how many entries (that `filters` keeps) each parent has. */
+async function countComponent(ctx: LoadContext, owner: TypeInfo, key: string, field: ComponentField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const walk = componentWalk(ctx, owner, key, ctx.registry.type(field.component), parents, node);
+  const parentColumn = column(walk.c, 'entity_id');
+  const sql = statement(ctx, {
+    ids: [...walk.groups.keys()],
+    kind: 'integer',
+    select: `${parentColumn} AS ${quote(PARENT_KEY)}, COUNT(*) AS ${quote(COUNT_KEY)}`,
+    from: walk.from,
+    where: walk.where,
+    order: [],
+    group: parentColumn,
+  });
+  for (const row of await run(ctx, sql)) {
+    for (const parent of walk.groups.get(row[PARENT_KEY] as number) ?? []) parent.entity[key] = { count: Number(row[COUNT_KEY]) };
+  }
 }
 
 async function loadComponent(ctx: LoadContext, owner: TypeInfo, key: string, field: ComponentField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
   const component = ctx.registry.type(field.component);
   const projection = nodeProjection(ctx, component, node);
-  const { rows, groups } = await componentRows(ctx, owner, key, component, projection, parents);
+  const { rows, groups } = await componentRows(ctx, owner, key, component, projection, parents, node, true);
   const children: Parent[] = [];
   for (const row of rows) {
     const group = groups.get(row[PARENT_KEY] as number);
@@ -339,7 +442,7 @@ async function loadDynamicZone(
     Object.entries(kinds).map(async ([uid, sub]) => {
       const component = ctx.registry.type(uid);
       const projection = nodeProjection(ctx, component, sub, uid);
-      const { rows, groups } = await componentRows(ctx, owner, key, component, projection, parents);
+      const { rows, groups } = await componentRows(ctx, owner, key, component, projection, parents, sub, false);
       const children: Parent[] = [];
       for (const row of rows) {
         const group = groups.get(row[PARENT_KEY] as number);
@@ -360,6 +463,35 @@ async function loadDynamicZone(
   for (const [parent, list] of entries) {
     list.sort((a, b) => a.ord - b.ord || a.id - b.id);
     parent.entity[key] = list.map((entry) => entry.entity);
+  }
+}
+
+/**
+ * `populate[localizations][count]=true`: how many other locales each parent's document has in the
+ * root status (after `filters`). One statement, grouped by document and locale.
+ */
+async function countLocalizations(ctx: LoadContext, type: TypeInfo, parents: readonly Parent[], node: PopulateNode): Promise<void> {
+  const plan = planFor(ctx);
+  const t = 't';
+  const groups = groupBy(parents, (p) => p.documentId);
+  const { where } = nodeConditions(plan, { type, alias: t, locale: scopeLocale(plan, type, t) }, node);
+  const documentColumn = column(t, 'document_id');
+  const localeColumn = column(t, 'locale');
+  const sql = statement(ctx, {
+    ids: [...groups.keys()],
+    kind: 'text',
+    select: `${documentColumn} AS ${quote(PARENT_KEY)}, ${localeColumn} AS ${quote(LOCALE_KEY)}`,
+    from: `${quote(type.table)} ${t}`,
+    where: and([fragment(`${documentColumn} = ${IDS}.value`), statusCondition(type, t, ctx.status), where]),
+    order: [],
+    group: `${documentColumn}, ${localeColumn}`,
+  });
+  for (const row of await run(ctx, sql)) {
+    for (const parent of groups.get(row[PARENT_KEY] as string) ?? []) {
+      if (row[LOCALE_KEY] === parent.locale) continue;
+      const current = parent.entity['localizations'] as { count: number };
+      parent.entity['localizations'] = { count: current.count + 1 };
+    }
   }
 }
 

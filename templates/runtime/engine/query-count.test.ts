@@ -115,6 +115,33 @@ describe.each(clients)('statements per read on %s', (client) => {
     expect(deeper.statements).toHaveLength(FULL_POPULATE_STATEMENTS + 2);
   });
 
+  it('a count is one grouped statement per edge, for 3 parents as for 120, nested too', async () => {
+    const countPopulate: PopulateTree = { tags: { count: true }, seo: { populate: { metaSocial: { count: true } } }, author: { populate: { articles: { count: true } } } };
+    const three = await bulkArticles(3, { populate: countPopulate });
+    const all = await bulkArticles(200, { populate: countPopulate });
+    // root + total + tags + seo + seo.metaSocial + author + author.articles
+    expect(three.statements).toHaveLength(7);
+    expect(all.statements).toHaveLength(7);
+    expect(all.statements.map((s) => s.sql).sort()).toEqual(three.statements.map((s) => s.sql).sort());
+    for (const article of all.result.results) {
+      expect(article['tags']).toEqual({ count: 3 });
+      expect((article['seo'] as Entity)['metaSocial']).toEqual({ count: 2 });
+      expect(((article['author'] as Entity)['articles'] as { count: number }).count).toBeGreaterThan(0);
+    }
+  });
+
+  it(`${BULK} parents count their relation in one statement`, async () => {
+    const categories = await counted(() =>
+      engine.findMany(
+        'api::category.category',
+        listQuery({ filters: cond('slug', 'startsWith', 'bulk-'), fields: ['slug'], populate: { articles: { count: true } }, pagination: { kind: 'page', page: 1, pageSize: BULK, withCount: false } }),
+      ),
+    );
+    expect(categories.statements).toHaveLength(2);
+    expect(categories.result.results).toHaveLength(BULK);
+    for (const category of categories.result.results) expect(category['articles']).toEqual({ count: 1 });
+  });
+
   it('an edge whose parents are all missing costs nothing', async () => {
     // lonely-article has no seo, so seo.shareImage and seo.metaSocial have no parents.
     const lonely = await counted(() => engine.findMany(ARTICLE, listQuery({ filters: cond('slug', 'eq', 'lonely-article'), populate: { seo: { populate: { shareImage: {}, metaSocial: {} } } } })));

@@ -67,6 +67,16 @@ describe('filters in memory', () => {
     expect(ids(filterRows(ctx, article, rows, byTag))).toEqual(['c']);
     expect(matches(ctx, article, rows[1]!, { kind: 'not', filter: byTag })).toBe(true);
   });
+
+  it('matches an entry without related rows when the filter holds on NULLs, as the engine does', () => {
+    const noTags: Filter = { kind: 'nested', attribute: 'tags', filter: cond('id', 'null', true) };
+    const withTags: Filter = { kind: 'nested', attribute: 'tags', filter: cond('id', 'notNull', true) };
+    const lonely: Entity = { id: 9, documentId: 'z', tags: [], author: null };
+    expect(matches(ctx, article, lonely, noTags)).toBe(true);
+    expect(matches(ctx, article, lonely, withTags)).toBe(false);
+    expect(matches(ctx, article, lonely, { kind: 'nested', attribute: 'author', filter: cond('documentId', 'null', true) })).toBe(true);
+    expect(matches(ctx, article, lonely, { kind: 'nested', attribute: 'author', filter: cond('name', 'eq', 'x') })).toBe(false);
+  });
 });
 
 describe('sort in memory', () => {

@@ -9,7 +9,8 @@
  *   match null, as in SQL; `eq: null`/`ne: null` and `null`/`notNull` test nullness.
  * - `contains`/`startsWith`/`endsWith` are case sensitive, the `*i` forms and `eqi`/`nei`
  *   compare lower case; text orders by code unit (the engine orders byte-wise).
- * - `nested` is true when one related row matches (EXISTS).
+ * - `nested` is true when one related row matches (EXISTS), or when there is none and the filter
+ *   holds on NULLs (`id: { null: true }`), as in the engine.
  * - Sort: nulls first ascending, last descending; a path through a list sorts by its smallest
  *   value ascending and its largest descending; ties keep the rows' order (link order).
  */
@@ -17,6 +18,7 @@ import { keyInfo, mediaTarget, type Targets, type Target } from '../query/target
 import type { Filter, FilterScalar, FilterValue, Operator, SortItem } from '../query/types.ts';
 import type { ScalarType } from '../schema.ts';
 import type { Entity } from '../engine/types.ts';
+import { matchesMissingRow } from '../engine/missing-row.ts';
 
 type Truth = boolean | null;
 
@@ -57,7 +59,10 @@ function evaluate(ctx: MatchContext, target: Target, entity: Entity, filter: Fil
     case 'nested': {
       const related = relatedTarget(ctx, target, filter.attribute);
       if (related === undefined) return false;
-      return rowsOf(entity[filter.attribute]).some((row) => evaluate(ctx, related, row, filter.filter) === true);
+      const rows = rowsOf(entity[filter.attribute]);
+      // As the engine: no related row matches a filter that holds on NULLs (engine/missing-row.ts).
+      if (rows.length === 0) return matchesMissingRow(filter.filter);
+      return rows.some((row) => evaluate(ctx, related, row, filter.filter) === true);
     }
   }
 }

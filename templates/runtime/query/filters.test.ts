@@ -39,11 +39,30 @@ describe('filters: operators', () => {
     });
   }
 
-  it('$null / $notNull take booleans', () => {
-    expect(filters(ARTICLE, 'filters[title][$null]=true')).toEqual(cond('title', 'null', true));
-    expect(filters(ARTICLE, 'filters[title][$notNull]=false')).toEqual(cond('title', 'notNull', false));
-    expect(failure(() => filters(ARTICLE, 'filters[title][$null]=maybe'))).toEqual(
-      invalidValue('Invalid value "maybe" for filter title.$null: expected a boolean ("true" or "false")', 'title.$null'),
+  it('$null / $notNull take any value, as Strapi reads it: false, f, 0 and empty are false', () => {
+    for (const yes of ['true', 't', '1', 'anything', 'TRUE']) expect(filters(ARTICLE, `filters[title][$null]=${yes}`)).toEqual(cond('title', 'null', true));
+    expect(filters(ARTICLE, 'filters[title][$null][0]=anything')).toEqual(cond('title', 'null', true));
+    expect(filters(ARTICLE, 'filters[title][$notNull][anything]=anything')).toEqual(cond('title', 'notNull', true));
+    for (const no of ['false', 'f', '0', '']) expect(filters(ARTICLE, `filters[title][$notNull]=${no}`)).toEqual(cond('title', 'notNull', false));
+  });
+
+  it('$not over a list negates each value, or-ed, as Strapi applies it', () => {
+    expect(filters(ARTICLE, 'filters[title][$not][0]=a&filters[title][$not][1]=b')).toEqual({
+      kind: 'or',
+      filters: [
+        { kind: 'not', filter: cond('title', 'eq', 'a') },
+        { kind: 'not', filter: cond('title', 'eq', 'b') },
+      ],
+    });
+  });
+
+  it('a list given to a single-value operator means any of its values', () => {
+    expect(filters(ARTICLE, 'filters[readingTime][$ne][0]=41&filters[readingTime][$ne][1]=43')).toEqual(cond('readingTime', 'ne', [41, 43]));
+    expect(filters(ARTICLE, 'filters[title][$containsi][0]=Product&filters[title][$containsi][1]=1')).toEqual(cond('title', 'containsi', ['Product', '1']));
+    expect(filters(ARTICLE, 'filters[readingTime][$gt][0]=1&filters[readingTime][$gt][1]=2')).toEqual(cond('readingTime', 'gt', [1, 2]));
+    expect(filters(ARTICLE, 'filters[title][$notContains][0]=a&filters[title][$notContains][1]=b')).toEqual(cond('title', 'notContains', ['a', 'b']));
+    expect(failure(() => filters(ARTICLE, 'filters[readingTime][$lt][0]=x'))).toEqual(
+      invalidValue('Invalid value "x" for filter readingTime.$lt: expected a number', 'readingTime.$lt'),
     );
   });
 
@@ -187,6 +206,8 @@ describe('filters: relations, components, media', () => {
     expect(filters(ARTICLE, 'filters[author][$null]=true')).toEqual({ kind: 'not', filter: exists });
     expect(filters(ARTICLE, 'filters[author][$notNull]=true')).toEqual(exists);
     expect(filters(ARTICLE, 'filters[author][$null]=false')).toEqual(exists);
+    expect(filters(ARTICLE, 'filters[author][$null]=')).toEqual(exists);
+    expect(filters(ARTICLE, 'filters[author][$notNull]=yes')).toEqual(exists);
   });
 
   it('$not inside a relation negates the condition on the related row', () => {

@@ -55,8 +55,13 @@ describe('a whole query, normalized', () => {
     expect(list(ARTICLE, 'foo=bar&fields[0]=slug&sort=slug:asc&start=5&limit=1&count=true')).toEqual(list(ARTICLE, 'fields[0]=slug&sort=slug:asc'));
   });
 
-  it('_q (full-text search) is refused rather than ignored', () => {
-    expect(failure(() => list(ARTICLE, '_q=hello'))).toEqual(validation('The _q parameter (full-text search) is not supported', { source: 'query', param: '_q' }));
+  it('_q is the full-text search; empty is no search; a list or object is a 400', () => {
+    expect(list(ARTICLE, '_q=hello%20world').search).toBe('hello world');
+    expect(read(ARTICLE, '_q=42').search).toBe('42');
+    expect(list(ARTICLE, '_q=')).toEqual(list(ARTICLE, ''));
+    expect(failure(() => list(ARTICLE, '_q[0]=a'))).toEqual(validation('Invalid _q parameter. Expected a string', { source: 'query', param: '_q' }));
+    expect(failure(() => list(ARTICLE, '_q[a]=b'))).toEqual(validation('Invalid _q parameter. Expected a string', { source: 'query', param: '_q' }));
+    expect(failure(() => list(ARTICLE, '_q=a%00b'))).toEqual(validation('Invalid _q parameter. It contains a NUL character', { source: 'query', param: '_q' }));
   });
 });
 

@@ -5,7 +5,7 @@
  *
  * Root parameters: `filters`, `sort`, `fields`, `populate`, `pagination`, `status`, `locale`,
  * `publicationFilter`, `hasPublishedVersion`. `page`/`pageSize` at the root are a PaginationError
- * on lists, as in Strapi; `_q` is refused (see root-params.ts); any other key (`foo=bar`, `start`,
+ * on lists, as in Strapi; `_q` is the full-text search (root-params.ts); any other key (`foo=bar`, `start`,
  * `limit`, `count`) is ignored, as Strapi ignores it.
  */
 import { parseScope, type ParseScope, type QueryContext } from './context.ts';
@@ -14,7 +14,7 @@ import { parseFilters } from './filters.ts';
 import { parsePagination } from './pagination.ts';
 import { parsePopulate } from './populate.ts';
 import { own, type RawRecord } from './raw.ts';
-import { parseHasPublishedVersion, parseLocale, parsePublicationFilter, parseStatus, rejectSearch } from './root-params.ts';
+import { parseHasPublishedVersion, parseLocale, parsePublicationFilter, parseSearch, parseStatus } from './root-params.ts';
 import { parseSort } from './sort.ts';
 import { contentTypeTarget } from './targets.ts';
 import type { ListQuery, ReadQuery, SortItem } from './types.ts';
@@ -49,7 +49,7 @@ function parseRead(raw: RawRecord, context: QueryContext, scope: ParseScope): { 
   const sort = parseSort(own(raw, 'sort'), target, scope, 'sort');
   const fields = parseFields(own(raw, 'fields'), target, 'fields');
   const populate = parsePopulate(own(raw, 'populate'), target, scope);
-  rejectSearch(own(raw, '_q'));
+  const search = parseSearch(own(raw, '_q'));
   const status = parseStatus(own(raw, 'status'));
   const locale = parseLocale(own(raw, 'locale'), context.schema, context.i18n, filters);
   const publicationFilter = parsePublicationFilter(own(raw, 'publicationFilter'));
@@ -58,6 +58,7 @@ function parseRead(raw: RawRecord, context: QueryContext, scope: ParseScope): { 
   const read: ReadQuery = {
     ...(fields === undefined ? {} : { fields }),
     ...(filters === undefined ? {} : { filters }),
+    ...(search === undefined ? {} : { search }),
     populate,
     status,
     ...(locale === undefined ? {} : { locale }),

@@ -1,6 +1,6 @@
 /**
  * The root parameters that pick document versions: `status`, `locale`, `publicationFilter`,
- * `hasPublishedVersion`; and `_q`, which capi does not serve.
+ * `hasPublishedVersion`; and `_q`, the full-text search.
  */
 import type { I18nConfig } from '../config.ts';
 import { ValidationError } from '../errors.ts';
@@ -63,9 +63,13 @@ export function parseHasPublishedVersion(raw: unknown): boolean | undefined {
 }
 
 /**
- * Strapi's full-text `_q` has no counterpart in capi's engine: answering without it would return
- * unfiltered results as if they matched, so it is refused.
+ * `_q`, the full-text search (engine/search.ts): undefined when absent or empty, which Strapi
+ * reads as no search. A list or an object is a 400.
  */
-export function rejectSearch(raw: unknown): void {
-  if (raw !== undefined) throw invalid('_q', 'The _q parameter (full-text search) is not supported');
+export function parseSearch(raw: unknown): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (typeof raw !== 'string') throw invalid('_q', 'Invalid _q parameter. Expected a string');
+  // PostgreSQL text cannot hold NUL: refused here rather than failing in the database.
+  if (raw.includes('\u0000')) throw invalid('_q', 'Invalid _q parameter. It contains a NUL character');
+  return raw;
 }

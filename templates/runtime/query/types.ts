@@ -65,10 +65,12 @@ export type Pagination =
 export interface PopulateNode {
   /** Scalar attributes to return; undefined means all of them. `id`/`documentId` always come. */
   readonly fields?: readonly string[];
-  /** Relations and media only: which related rows to return. */
+  /** Which related rows (or component entries) to return. */
   readonly filters?: Filter;
-  /** Relations and media only: their order; default is link order. */
+  /** Their order; default is link (or entry) order. Dynamic zone entries keep the zone's order. */
   readonly sort?: readonly SortItem[];
+  /** Relations and components: `{ count: N }` of the rows `filters` keeps, instead of the rows. */
+  readonly count?: boolean;
   /** Relations and components: attributes of the related rows to populate in turn. */
   readonly populate?: PopulateTree;
   /**
@@ -88,6 +90,8 @@ export type PublicationFilter = 'never-published' | 'has-published-version' | 'm
 export interface ReadQuery {
   readonly fields?: readonly string[];
   readonly filters?: Filter;
+  /** `_q`: text that must occur in a searchable column (engine/search.ts); never empty. */
+  readonly search?: string;
   readonly populate: PopulateTree;
   readonly status: Status;
   /** A locale code, `'*'` for every locale, or undefined on types without i18n. */

@@ -362,7 +362,8 @@ describe.each(clients)('upload plugin on %s', (client) => {
       const files = asFiles(reply.body);
       expect(files).toHaveLength(1);
       const file = files[0] as Json;
-      expect(Object.keys(file)).toEqual(mediaKeys);
+      expect(Object.keys(file)).toEqual([...mediaKeys, 'isUrlSigned']);
+      expect(file.isUrlSigned).toBe(false);
       const hash = String(file.hash);
       expect(hash).toMatch(/^red_[0-9a-f]{10}$/);
       expect(file).toMatchObject({
@@ -564,7 +565,7 @@ describe.each(clients)('upload plugin on %s', (client) => {
       const reply = await call(`${app.url}/api/upload?id=${String(created.id)}`, { method: 'POST', body: data });
       expect(reply.status).toBe(200);
       const file = reply.body as Json;
-      expect(Object.keys(file)).toEqual(mediaKeys);
+      expect(Object.keys(file)).toEqual([...mediaKeys, 'isUrlSigned']);
       expect(file).toEqual({ ...created, name: 'renamed.png', alternativeText: 'new alt', updatedAt: file.updatedAt });
       expect(Date.parse(String(file.updatedAt))).toBeGreaterThan(Date.parse(String(created.updatedAt)));
     });

@@ -6,13 +6,16 @@
  * - Comparisons follow SQL's three-valued logic as Strapi's do: `ne`, `notIn`, `notContains`
  *   never match NULL; `eq null` / `ne null` mean IS NULL / IS NOT NULL.
  * - `nested` is EXISTS over the related rows (relations, components, media), whatever the
- *   cardinality, so a to-many relation never duplicates root rows.
+ *   cardinality, so a to-many relation never duplicates root rows; when the filter holds on a
+ *   row of NULLs (`id: { $null: true }`), parents without related rows match too, as they do
+ *   through Strapi's LEFT JOINs (missing-row.ts).
  */
 import type { SqlValue } from '../database.ts';
 import type { Filter, FilterScalar, FilterValue, Operator } from '../query/types.ts';
 import { hop, walkSource, type PlanContext, type Scope } from './joins.ts';
-import type { ScalarColumn } from './registry.ts';
-import { and, escapeLike, FALSE, fragment, joinFragments, not, or, TRUE, type Fragment } from './sql.ts';
+import { matchesMissingRow } from './missing-row.ts';
+import { DOCUMENT_ID, ID, type ScalarColumn } from './registry.ts';
+import { and, escapeLike, FALSE, fragment, inIds, joinFragments, not, or, TRUE, type Fragment } from './sql.ts';
 import { encodeFilterValue, orderExpr, placeholder, textExpr, valueExpr } from './values.ts';
 
 export function compileFilter(ctx: PlanContext, scope: Scope, filter: Filter): Fragment {
@@ -40,7 +43,12 @@ function nested(ctx: PlanContext, scope: Scope, attribute: string, filter: Filte
   const step = hop(ctx, scope, attribute);
   const source = walkSource(step.tables);
   const inner = compileFilter(ctx, step.scope, filter);
-  const where = and([source.correlation, inner]);
+  const some = exists(source, and([source.correlation, inner]));
+  // Strapi's LEFT JOIN also matches a parent without related rows when the filter holds on NULLs.
+  return matchesMissingRow(filter) ? or([some, not(exists(source, source.correlation))]) : some;
+}
+
+function exists(source: { readonly from: Fragment }, where: Fragment): Fragment {
   return joinFragments([fragment('EXISTS (SELECT 1 FROM '), source.from, fragment(' WHERE '), where, fragment(')')], '');
 }
 
@@ -79,6 +87,13 @@ function condition(ctx: PlanContext, scope: Scope, scalar: ScalarColumn, operato
     case 'notIn': {
       const items = isList(value) ? value : [value];
       if (items.length === 0) return operator === 'in' ? FALSE : TRUE;
+      const ids = idList(scalar, items);
+      if (ids !== undefined) {
+        // A list of ids or documentIds travels as one parameter, as populate's parent ids do:
+        // no placeholder limit, whatever its length (upload/related.ts reads thousands).
+        const membership = inIds(dialect, expr, ids.values, ids.kind);
+        return operator === 'in' ? membership : not(membership);
+      }
       const list = items.map(() => ph).join(', ');
       return fragment(`${expr} ${operator === 'in' ? 'IN' : 'NOT IN'} (${list})`, items.map(encode));
     }
@@ -137,6 +152,13 @@ function caseInsensitive(ctx: PlanContext, scope: Scope, scalar: ScalarColumn, p
   const text = textExpr(ctx.dialect, scope.alias, scalar);
   if (value === null) return fragment(`${text} IS NULL`);
   return fragment(`LOWER(${text}) LIKE LOWER(?) ESCAPE '\\'`, [pattern(position, String(value))]);
+}
+
+/** The items as a list of row ids or documentIds, when the column is one and they all are. */
+function idList(scalar: ScalarColumn, items: readonly FilterScalar[]): { readonly values: (number | string)[]; readonly kind: 'integer' | 'text' } | undefined {
+  if (scalar === ID && items.every((item) => typeof item === 'number' && Number.isSafeInteger(item))) return { values: items as number[], kind: 'integer' };
+  if (scalar === DOCUMENT_ID && items.every((item) => typeof item === 'string')) return { values: items as string[], kind: 'text' };
+  return undefined;
 }
 
 function isList(value: FilterValue): value is readonly FilterScalar[] {

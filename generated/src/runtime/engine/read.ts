@@ -13,6 +13,7 @@ import { createPlanContext, scopeLocale, type PlanContext, type Scope } from './
 import { populate, populatedKeys, type LoadContext, type Parent } from './populate.ts';
 import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
 import { createProjection, LOCALE_KEY, type Projection, type ProjectionSpec } from './serialize.ts';
+import { searchCondition } from './search.ts';
 import { compileSort } from './sort.ts';
 import { and, column, fragment, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity, ListResult, ReadEngine } from './types.ts';
@@ -43,7 +44,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     };
   }
 
-  /** WHERE of a root read: version selection, publication refinements, filters. */
+  /** WHERE of a root read: version selection, publication refinements, filters, `_q`. */
   function rootWhere(plan: PlanContext, type: TypeInfo, query: ReadQuery): Fragment {
     const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
     return and([
@@ -51,6 +52,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       localeCondition(type, ROOT, query.locale),
       publicationCondition(type, ROOT, query.status, query.publicationFilter, query.hasPublishedVersion),
       query.filters === undefined ? TRUE : compileFilter(plan, scope, query.filters),
+      query.search === undefined ? TRUE : searchCondition(dialect, type, ROOT, query.search),
     ]);
   }
 
@@ -159,7 +161,7 @@ function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
     state = {
       registry,
       projection(type, spec) {
-        const key = `${type.uid}|${spec.component ?? ''}|${spec.fields?.join(',') ?? '*'}|${spec.populated.map((p) => p.key).join(',')}`;
+        const key = `${type.uid}|${spec.component ?? ''}|${spec.fields?.join(',') ?? '*'}|${spec.populated.map((p) => (p.count === true ? `#${p.key}` : p.key)).join(',')}`;
         let projection = projections.get(key);
         if (projection === undefined) {
           projection = createProjection(dialect, type, spec);

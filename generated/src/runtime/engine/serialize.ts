@@ -4,7 +4,8 @@
  * needs) and the ordered slots of the output object, so building an entity is one pass over an
  * array with no per-row decisions beyond value decoding.
  *
- * Populated attributes get their empty value here (null for to-one, [] for to-many) in schema
+ * Populated attributes get their empty value here (null for to-one, [] for to-many, `{ count: 0 }`
+ * for a count) in schema
  * order; loaders then fill them in. Attributes not populated are absent, as in Strapi.
  */
 import type { Dialect, Row } from '../database.ts';
@@ -16,6 +17,8 @@ import { decoder, type Decoder } from './values.ts';
 export interface PopulatedKey {
   readonly key: string;
   readonly many: boolean;
+  /** `populate[key][count]=true`: the value is `{ count }`, zero until the loader fills it in. */
+  readonly count?: boolean;
 }
 
 export interface ProjectionSpec {
@@ -38,7 +41,7 @@ export const LOCALE_KEY = '__locale';
 
 type Slot =
   | { readonly kind: 'value'; readonly key: string; readonly decode: Decoder | undefined }
-  | { readonly kind: 'empty'; readonly key: string; readonly many: boolean }
+  | { readonly kind: 'empty'; readonly key: string; readonly many: boolean; readonly count: boolean }
   | { readonly kind: 'constant'; readonly key: string; readonly value: string };
 
 export function createProjection(dialect: Dialect, type: TypeInfo, spec: ProjectionSpec): Projection {
@@ -63,11 +66,11 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
       continue;
     }
     const p = populated.get(name);
-    if (p !== undefined) slots.push({ kind: 'empty', key: name, many: p.many });
+    if (p !== undefined) slots.push({ kind: 'empty', key: name, many: p.many, count: p.count === true });
   }
   for (const scalar of type.trailingSystem) if (returned(scalar)) value(scalar);
   const localizations = type.attributes['localizations'] === undefined ? populated.get('localizations') : undefined;
-  if (localizations !== undefined) slots.push({ kind: 'empty', key: 'localizations', many: true });
+  if (localizations !== undefined) slots.push({ kind: 'empty', key: 'localizations', many: true, count: localizations.count === true });
 
   const selects = new Map<string, string>();
   return {
@@ -91,7 +94,7 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
             break;
           }
           case 'empty':
-            entity[slot.key] = slot.many ? [] : null;
+            entity[slot.key] = slot.count ? { count: 0 } : slot.many ? [] : null;
             break;
           case 'constant':
             entity[slot.key] = slot.value;

@@ -143,14 +143,13 @@ class FilterParser {
       combine('and', onId.map((key) => this.operatorClause('id', 'integer', key, value[key], path))),
       combine('and', rest.map((key) => this.whereKey(key, value[key], target, path))),
     ]);
-    const checks = existence.map((key) => this.existence(attribute, key, value[key], path));
+    const checks = existence.map((key) => this.existence(attribute, key, value[key]));
     return combine('and', [nested(attribute, inside), ...checks]);
   }
 
   /** `$null`/`$notNull` on a relation: whether any related row exists. */
-  private existence(attribute: string, key: string, value: unknown, path: KeyPath): Filter {
-    const flag = booleanLike(value);
-    if (flag === undefined) throw invalidFilterValue(value, label(path, key), 'a boolean ("true" or "false")', this.param);
+  private existence(attribute: string, key: string, value: unknown): Filter {
+    const flag = nullFlag(value);
     const exists: Filter = { kind: 'nested', attribute, filter: { kind: 'condition', attribute: 'id', operator: 'notNull', value: true } };
     const wantsNone = (key === '$null') === flag;
     return wantsNone ? { kind: 'not', filter: exists } : exists;
@@ -169,7 +168,12 @@ class FilterParser {
   }
 
   private operatorClause(attribute: string, type: ScalarType, key: string, value: unknown, path: KeyPath): Filter | undefined {
-    if (key === '$not') return negate(this.attributeClause(attribute, type, value, path));
+    if (key === '$not') {
+      // Like every single-value operator, `$not` over a list is "not this one OR not that one".
+      const items = listItems(value);
+      if (items !== undefined) return combine('or', items.map((item) => negate(this.attributeClause(attribute, type, item, path))));
+      return negate(this.attributeClause(attribute, type, value, path));
+    }
     if (key === '$and' || key === '$or') {
       const items = listItems(value) ?? [value];
       return combine(key === '$and' ? 'and' : 'or', items.map((item) => this.attributeClause(attribute, type, item, path)));
@@ -193,15 +197,20 @@ class FilterParser {
         return this.scalars(type, items, where);
       }
       case 'null':
-      case 'notNull': {
-        const flag = booleanLike(value);
-        if (flag === undefined) throw invalidFilterValue(value, where, 'a boolean ("true" or "false")', this.param);
-        return flag;
+      case 'notNull':
+        return nullFlag(value);
+      default: {
+        // Strapi reads a list given to a single-value operator as "any of these values".
+        const items = listItems(value);
+        if (items !== undefined) return items.map((item) => this.single(operator, type, item, where));
+        return this.single(operator, type, value, where);
       }
-      default:
-        if (!isPrimitive(value)) throw invalidFilterValue(value, where, 'a single value', this.param);
-        return TEXT_OPERATORS.has(operator) ? String(value) : this.scalar(type, value, where);
     }
+  }
+
+  private single(operator: Operator, type: ScalarType, value: unknown, where: string): FilterScalar {
+    if (!isPrimitive(value)) throw invalidFilterValue(value, where, 'a single value', this.param);
+    return TEXT_OPERATORS.has(operator) ? String(value) : this.scalar(type, value, where);
   }
 
   private scalars(type: ScalarType, items: readonly unknown[], where: string): FilterScalar[] {
@@ -224,6 +233,14 @@ class FilterParser {
       param: this.param,
     });
   }
+}
+
+/**
+ * The flag of `$null`/`$notNull`, read as Strapi reads it: `false`, `'false'`, `'f'`, `'0'` and
+ * `''` are false; every other value (`'anything'`, a list, an object) is true.
+ */
+function nullFlag(value: unknown): boolean {
+  return value !== '' && booleanLike(value) !== false;
 }
 
 function isOperator(key: string): boolean {

@@ -6,10 +6,13 @@
  *   and dynamic zone one level deep, plus `localizations` on localized types; components and zone
  *   entries with their scalars only.
  * - Strings, comma lists and arrays of dotted paths (`seo.shareImage`): each level explicit.
- * - The object form: `populate[attr]=true` or `{ populate, fields, filters, sort }` (filters and
- *   sort on relations and media only), `populate[zone][on][uid]=...` for dynamic zones.
+ * - The object form: `populate[attr]=true` or `{ populate, fields, filters, sort, count }`,
+ *   `populate[zone][on][uid]=...` for dynamic zones; indexed strings mixed into it
+ *   (`populate[0]=a&populate[b][fields][0]=x`) are dotted paths, as in the array form.
+ * - `count` on a relation or a component answers `{ count: N }` instead of the rows.
  *
- * A `*` anywhere else, an attribute written directly under a populated attribute instead of
+ * A `*` as the value of a media or dynamic zone attribute reads as `true`; a `*` anywhere else
+ * (below a relation or a component), an attribute written directly under a populated attribute instead of
  * under its `populate`, `populate[zone][populate]` other than `*`, unknown `on` components,
  * scalars, private fields and creator fields are 400s worded as Strapi words them.
  *
@@ -158,7 +161,15 @@ class PopulateParser {
 
   private objectForm(record: RawRecord, target: Target, path: KeyPath): PopulateTree {
     const entries: [string, PopulateNode][] = [];
+    const paths: string[] = [];
     for (const key of Object.keys(record)) {
+      // `populate[0]=a&populate[b][fields][0]=x`: qs makes one object of both forms; the indexed
+      // strings are dotted paths, as in the array form.
+      const value = record[key];
+      if (LIST_INDEX.test(key) && typeof value === 'string') {
+        paths.push(value);
+        continue;
+      }
       const info = keyInfo(target, key, 'populate');
       if (info === undefined) throw invalidKey(key, path.attribute, 'populate');
       const here = stepInto(path, key, true);
@@ -167,7 +178,8 @@ class PopulateParser {
       const node = this.attributeValue(key, info, record[key], target, here);
       if (node !== undefined && this.readable(info)) entries.push([key, node]);
     }
-    return Object.fromEntries(entries);
+    const tree: PopulateTree = Object.fromEntries(entries);
+    return paths.length === 0 ? tree : mergeTrees(this.dotted(paths, target), tree);
   }
 
   /** The value of `populate[attr]`: a boolean, `*` (refused), or an object. Undefined: not populated. */
@@ -176,7 +188,9 @@ class PopulateParser {
     if (flag !== undefined) return flag ? this.plainNode(info) : undefined;
     if (value === undefined || value === null || value === '') return undefined;
     const target = this.targetOf(info, parent);
-    if (value === '*') return this.starBelowRoot(target, path, this.plainNode(info));
+    // Strapi's own API tests answer `populate[image]=*` and `populate[dz]=*` as `true`; a relation's
+    // or a component's `*` stays refused, as recorded from Strapi 5.54.
+    if (value === '*') return info.kind === 'media' || info.kind === 'dynamiczone' ? this.plainNode(info) : this.starBelowRoot(target, path, this.plainNode(info));
     if (typeof value === 'string' || isStringArray(value)) return strayStrings(typeof value === 'string' ? [value] : value, target, path);
     if (!isRecord(value)) throw new ValidationError(INVALID_NESTED);
     if (info.kind === 'dynamiczone') return this.zone(info, value, path);
@@ -190,7 +204,7 @@ class PopulateParser {
     throw invalidKey(first, join(path.attribute, first), undefined);
   }
 
-  /** `{ populate, fields, filters, sort }` of a relation, media or component. */
+  /** `{ populate, fields, filters, sort, count }` of a relation, media or component. */
   private node(kind: 'relation' | 'media' | 'component', target: Target, record: RawRecord, path: KeyPath, noFragments: string): PopulateNode {
     let node: PopulateNode = {};
     for (const key of Object.keys(record)) {
@@ -198,10 +212,10 @@ class PopulateParser {
       if (key === 'populate') node = withPopulate(node, this.populate(value, target, stepInto(path, key, false)));
       else if (key === 'fields') node = withFields(node, parseFields(value, target, 'populate'));
       else if (key === 'on') throw new ValidationError(noFragments);
-      // The engine filters and sorts related rows of relations and media; component entries keep their order.
-      else if ((key === 'filters' || key === 'sort') && kind === 'component') throw invalidKey(key, path.attribute, 'populate');
       else if (key === 'filters') node = withFilters(node, parseFilters(value, target, this.scope, 'populate'));
       else if (key === 'sort') node = withSort(node, parseSort(value, target, this.scope, 'populate'));
+      // Strapi counts relations and components; on media it populates the files as usual.
+      else if (key === 'count') node = parseCount(value, path) && kind !== 'media' ? { ...node, count: true } : node;
       else strayKey(key, target, path);
     }
     return withSortedFields(node);
@@ -215,6 +229,8 @@ class PopulateParser {
       if (key === 'on') on = this.fragments(zone, record[key], path);
       // Strapi only takes `*` here ("every component one level deeper"); per-field populate needs `on`.
       else if (key === 'populate' && record[key] === '*') deep = true;
+      // Strapi accepts `count` on a zone and returns the entries all the same.
+      else if (key === 'count') parseCount(record[key], path);
       else throw invalidKey(key, path.raw, 'populate');
     }
     if (on !== undefined) return { on };
@@ -243,6 +259,17 @@ class PopulateParser {
     if (!isRecord(value)) throw new ValidationError(INVALID_NESTED);
     return this.node('component', target, value, path, `Using fragments is not permitted to populate "${uid}"`);
   }
+}
+
+const LIST_INDEX = /^(0|[1-9]\d{0,8})$/;
+
+/** `count` of a populate node: a boolean spelling, as Strapi's parseType reads it. */
+function parseCount(value: unknown, path: KeyPath): boolean {
+  const flag = booleanLike(value);
+  if (flag === undefined) {
+    throw new ValidationError(`Invalid value for count at ${path.attribute ?? ''}: expected a boolean ("true" or "false")`, { source: 'query', param: 'populate' });
+  }
+  return flag;
 }
 
 function isPopulatable(info: KeyInfo): info is Populatable {

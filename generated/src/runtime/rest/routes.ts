@@ -9,12 +9,13 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { authorize, canRead, type Access } from '../access.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import type { WriteOptions } from '../engine/types.ts';
+import type { Entity, WriteOptions } from '../engine/types.ts';
 import { parseListQuery, parseQueryString, parseReadQuery } from '../query/params.ts';
 import type { ReadQuery } from '../query/types.ts';
 import { sendJson } from '../send.ts';
 import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
 import type { RestContext } from './context.ts';
+import { RESPONSE_FORMAT_HEADER, V4Format, wantsV4 } from './v4-format.ts';
 
 /** Builds a content type's router; `segment` is the first path segment under /api it answers. */
 export type RoutesFactory = ((context: RestContext) => Router) & { readonly segment: string };
@@ -70,11 +71,14 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
     return access;
   };
   const readQuery = (req: Request, access: Access): ReadQuery => parseReadQuery(parseQueryString(search(req)), queryContext(access));
+  const v4 = new V4Format(context.model);
+  /** The entity as the request asked for it: Strapi 5's shape, or v4's with `Strapi-Response-Format: v4`. */
+  const shaped = (req: Request) => (wantsV4(req.headers[RESPONSE_FORMAT_HEADER]) ? (entity: Entity) => v4.entry(entity, uid) : (entity: Entity) => entity);
   /** The version a write touched, read back with the populate and fields the request asked for. */
-  const respond = async (query: ReadQuery, ref: { documentId: string; locale?: string }, options: WriteOptions) => {
+  const respond = async (req: Request, query: ReadQuery, ref: { documentId: string; locale?: string }, options: WriteOptions) => {
     const entity = await documents.findOne(uid, ref.documentId, { ...query, status: options.status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) });
     if (entity === null) throw new NotFoundError();
-    return documentEnvelope(entity);
+    return documentEnvelope(shaped(req)(entity));
   };
 
   return {
@@ -82,26 +86,26 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
       const access = allowed(req, 'find');
       const query = parseListQuery(parseQueryString(search(req)), queryContext(access));
       const { results, total } = await documents.findMany(uid, query);
-      sendJson(res, 200, listEnvelope(results, paginationMeta(query.pagination, total)));
+      sendJson(res, 200, listEnvelope(results.map(shaped(req)), paginationMeta(query.pagination, total)));
     },
     findOne: async (req, res) => {
       const access = allowed(req, 'findOne');
       const entity = await documents.findOne(uid, documentIdParam(req), readQuery(req, access));
       if (entity === null) throw new NotFoundError();
-      sendJson(res, 200, documentEnvelope(entity));
+      sendJson(res, 200, documentEnvelope(shaped(req)(entity)));
     },
     create: async (req, res) => {
       const query = readQuery(req, allowed(req, 'create'));
       const options = writeOptions(query);
       const ref = await documents.create(uid, bodyData(req), options);
-      sendJson(res, 201, await respond(query, ref, options));
+      sendJson(res, 201, await respond(req, query, ref, options));
     },
     update: async (req, res) => {
       const query = readQuery(req, allowed(req, 'update'));
       const options = writeOptions(query);
       const ref = await documents.update(uid, documentIdParam(req), bodyData(req), options);
       if (ref === null) throw new NotFoundError();
-      sendJson(res, 200, await respond(query, ref, options));
+      sendJson(res, 200, await respond(req, query, ref, options));
     },
     delete: async (req, res) => {
       const access = allowed(req, 'delete');
@@ -113,13 +117,13 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
       const access = allowed(req, 'find');
       const entity = await documents.findSingle(uid, readQuery(req, access));
       if (entity === null) throw new NotFoundError();
-      sendJson(res, 200, documentEnvelope(entity));
+      sendJson(res, 200, documentEnvelope(shaped(req)(entity)));
     },
     putSingle: async (req, res) => {
       const query = readQuery(req, allowed(req, 'update'));
       const options = writeOptions(query);
       const ref = await documents.putSingle(uid, bodyData(req), options);
-      sendJson(res, 200, await respond(query, ref, options));
+      sendJson(res, 200, await respond(req, query, ref, options));
     },
     deleteSingle: async (req, res) => {
       const access = allowed(req, 'delete');

@@ -1,10 +1,13 @@
 /**
  * The upload plugin's REST routes, mounted into the app by `uploadMount`:
  *
+ * Every file answered carries `isUrlSigned: false`, as Strapi's upload routes answer (media
+ * populated into entries do not: Strapi signs those only for private providers).
+ *
  *   POST   /api/upload            (also /upload)  multipart `files` (+ `fileInfo`) → 201 [file, ...]
  *   POST   /api/upload?id=N       `fileInfo` only → 200 file with new info; with one file → 200 replaced file
  *   GET    /api/upload/files      → [file, ...]               (hook: listFiles)
- *   GET    /api/upload/files/:id  → file, or 404 file.notFound
+ *   GET    /api/upload/files/:id  → file, or 404 file.notFound  (hook: findFile)
  *   DELETE /api/upload/files/:id  → 200 the deleted file
  *   GET    /uploads/<name>        the stored files, from <projectRoot>/public/uploads
  *
@@ -52,11 +55,19 @@ export type FileEntity = Readonly<Record<string, unknown>>;
  */
 export type ListFiles = (query: FileListQuery, req: Request) => Promise<readonly FileEntity[]>;
 
+/**
+ * Serves `GET /api/upload/files/:id` when its query asks for more than the file (`populate`);
+ * undefined when there is no such file. Throws ValidationError for invalid queries.
+ */
+export type FindFile = (id: number, query: FileListQuery, req: Request) => Promise<FileEntity | undefined>;
+
 export interface UploadMountOptions {
   /** Default: everyone may do everything (tests, and until roles are wired). */
   readonly authorize?: Authorize;
   /** Default: every file, ordered by id, query ignored. */
   readonly listFiles?: ListFiles;
+  /** Default: the file alone, query ignored. */
+  readonly findFile?: FindFile;
   /** Default: `<projectRoot>/public/uploads`. */
   readonly uploadDir?: string;
   /** Most files in one request. Default 50. */
@@ -105,7 +116,8 @@ export function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): 
       // Before answering, so that a client never sees the work folder of its own request.
       await work.remove();
     }
-    res.status(id === undefined ? 201 : 200).json(result);
+    // Strapi 5 passes every file it answers through signFileUrls, which sets isUrlSigned.
+    res.status(id === undefined ? 201 : 200).json(Array.isArray(result) ? result.map(withUrlSigned) : withUrlSigned(result));
   };
 
   const api = express.Router();
@@ -118,6 +130,12 @@ export function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): 
   api.get('/files/:id', async (req, res) => {
     await authorize(uploadActions.findOne, req);
     const id = parseFileId(req.params.id);
+    if (id !== undefined && options.findFile !== undefined) {
+      const found = await options.findFile(id, listQuery(req), req);
+      if (found === undefined) throw new NotFoundError(fileNotFoundMessage);
+      res.json({ ...found, isUrlSigned: false });
+      return;
+    }
     const file = id === undefined ? undefined : await service.findOne(id);
     if (file === undefined) throw new NotFoundError(fileNotFoundMessage);
     res.json(withUrlSigned(file));

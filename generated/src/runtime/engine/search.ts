@@ -1,0 +1,73 @@
+/**
+ * `_q`, Strapi's full-text search, as its database layer does it: the search text (LIKE
+ * wildcards escaped) must occur, ignoring case, in at least one searchable column of the row:
+ * - `id`, always (in effect: the column is left out of the SQL when the text is not all digits,
+ *   since the id's text could not contain it);
+ * - text attributes (string, text, richtext, email, uid, enumeration) and the text system
+ *   fields `documentId` and `locale`;
+ * - number attributes (integer, biginteger, decimal, float) too when the text reads as a number
+ *   (lodash's `toNumber`, as Strapi tests it: `42`, `4.2`, `1e3`, ` `), compared as their text.
+ * Private attributes and passwords are never searched (Strapi searches private attributes; capi
+ * keeps them out so that `_q` cannot probe hidden values). Other types (json, blocks, booleans,
+ * dates) are not searched, as in Strapi.
+ *
+ * PostgreSQL compares text columns with `ILIKE` on the column itself, so that trigram indexes
+ * (`gin_trgm_ops`) on the text columns can serve a search for text; SQLite's `LIKE` ignores ASCII
+ * case as Strapi's does. docs/rest-api.md says why capi creates no such index itself.
+ */
+import type { Dialect } from '../database.ts';
+import { toNumber } from '../query/raw.ts';
+import type { ScalarType } from '../schema.ts';
+import type { ScalarColumn, TypeInfo } from './registry.ts';
+import { column, escapeLike, fragment, or, type Fragment } from './sql.ts';
+
+/** How `_q` looks at a column of each type: always, only for a numeric query, or never. */
+type SearchKind = 'text' | 'number' | 'never';
+
+const SEARCH_KIND: Readonly<Record<ScalarType, SearchKind>> = {
+  string: 'text',
+  text: 'text',
+  richtext: 'text',
+  email: 'text',
+  uid: 'text',
+  enumeration: 'text',
+  password: 'never',
+  blocks: 'never',
+  json: 'never',
+  integer: 'number',
+  biginteger: 'number',
+  decimal: 'number',
+  float: 'number',
+  boolean: 'never',
+  date: 'never',
+  datetime: 'never',
+  time: 'never',
+  timestamp: 'never',
+};
+
+/** The condition `_q=text` puts on rows of `type` at `alias`. */
+export function searchCondition(dialect: Dialect, type: TypeInfo, alias: string, text: string): Fragment {
+  const numeric = !Number.isNaN(toNumber(text));
+  const pattern = `%${escapeLike(text)}%`;
+  const columns = [...type.columns.values()].filter((scalar) => searched(scalar, numeric, text));
+  return or(columns.map((scalar) => matches(dialect, alias, scalar, pattern)));
+}
+
+/**
+ * The id's text is digits only, so `%text%` can match it only when the text is digits: other
+ * texts leave the id out, which changes no answer and lets text-column indexes serve the search.
+ */
+const DIGITS = /^[0-9]+$/;
+
+function searched(scalar: ScalarColumn, numeric: boolean, text: string): boolean {
+  if (scalar.name === 'id') return DIGITS.test(text);
+  if (scalar.hidden) return false;
+  const kind = SEARCH_KIND[scalar.type];
+  return kind === 'text' || (kind === 'number' && numeric);
+}
+
+function matches(dialect: Dialect, alias: string, scalar: ScalarColumn, pattern: string): Fragment {
+  const expr = column(alias, scalar.column);
+  const text = SEARCH_KIND[scalar.type] === 'text' ? expr : `CAST(${expr} AS TEXT)`;
+  return fragment(dialect === 'postgres' ? `${text} ILIKE ? ESCAPE '\\'` : `${text} LIKE ? ESCAPE '\\'`, [pattern]);
+}
