@@ -10,7 +10,6 @@ import {
   ATTRIBUTE_OPTIONS,
   ATTRIBUTE_TYPES,
   RELATION_KINDS,
-  UNSUPPORTED_ATTRIBUTE_TYPES,
   UNSUPPORTED_KEYS,
   UNSUPPORTED_RELATION_KINDS,
   type AttributeTypeName,
@@ -103,14 +102,6 @@ function unknownAttributeType(at: string, value: unknown, kind: SchemaFileKind):
       pointer: at,
       message: 'dynamic zones are not allowed in components',
       hint: 'move the dynamic zone to a content type, or use a repeatable "component" attribute',
-      fatal: true,
-    };
-  }
-  if ((UNSUPPORTED_ATTRIBUTE_TYPES as readonly unknown[]).includes(value)) {
-    return {
-      pointer: at,
-      message: `attribute type ${JSON.stringify(value)} is not supported by capi`,
-      hint: 'replace it with the built-in type the custom field stores, e.g. "string" or "json"',
       fatal: true,
     };
   }
