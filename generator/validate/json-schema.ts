@@ -159,7 +159,8 @@ function customFieldSchema(): JsonSchema {
     ...ignoredKeys(),
     type: { const: CUSTOM_FIELD_TYPE, description: CUSTOM_FIELD_DESCRIPTION },
     customField: { type: 'string', description: 'UID of the custom field, "plugin::<plugin>.<field>".', examples: ['plugin::color-picker.color'] },
-    options: { type: 'object', description: "The custom field's own options (accepted, not used by capi)." },
+    // An object for most plugins, a list of choices for multi-select: any value.
+    options: { description: "The custom field's own options (accepted, not used by capi)." },
   };
   for (const [key, shape] of Object.entries(ATTRIBUTE_OPTIONS.json)) properties[key] ??= optionSchema('json', key, shape);
   for (const key of ['unique', 'minLength', 'maxLength', 'min', 'max', 'regex', 'enum'] as const) {

@@ -9,6 +9,7 @@ import type { SchemaFileKind } from '../load.ts';
 import {
   ATTRIBUTE_OPTIONS,
   ATTRIBUTE_TYPES,
+  IGNORED_ATTRIBUTE_KEYS,
   RELATION_KINDS,
   UNSUPPORTED_KEYS,
   UNSUPPORTED_RELATION_KINDS,
@@ -64,7 +65,8 @@ function missingKey(error: ErrorObject): Message {
 function unknownKey(error: ErrorObject): Message {
   const key = String(error.params['additionalProperty']);
   const at = `${error.instancePath}/${pointerToken(key)}`;
-  const allowed = Object.keys(propertiesOf(error.parentSchema)).filter((k) => k !== '$schema' && k !== 'type');
+  // Keys accepted only to be ignored are not worth suggesting.
+  const allowed = Object.keys(propertiesOf(error.parentSchema)).filter((k) => k !== '$schema' && k !== 'type' && !(k in IGNORED_ATTRIBUTE_KEYS));
   const unsupported = UNSUPPORTED_KEYS[key];
   if (unsupported !== undefined) return { pointer: at, message: `"${key}" is not supported by capi`, hint: unsupported };
   const type = attributeType(error);
