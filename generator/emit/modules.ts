@@ -143,7 +143,8 @@ function addEntityInterface(file: SourceFile, owner: Owner, index: ReadonlyMap<s
   if (isType) need(moduleOf('src/runtime/entities.ts'), 'DocumentFields');
   else properties.push({ name: 'id', type: 'number' });
   for (const a of owner.attributes) {
-    if (a.private) continue; // never leaves the server, so it is not part of the API's shape
+    // Never leaves the server, so it is not part of the API's shape.
+    if (a.private || (a.kind === 'scalar' && a.type === 'password')) continue;
     switch (a.kind) {
       case 'scalar':
         properties.push({ name: a.name, type: `${scalarTsType(a.type, a.enum, () => need(moduleOf('src/runtime/schema.ts'), 'JsonValue'))} | null` });

@@ -115,7 +115,7 @@ function buildAttributes(
     const base = {
       name,
       required: attr.required === true,
-      private: attr.private === true || attr.type === 'password',
+      private: attr.private === true,
       configurable: attr.configurable !== false,
       localized: typeLocalized && isLocalized(attr),
       pointer: pointer('attributes', name),

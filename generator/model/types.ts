@@ -35,7 +35,11 @@ interface AttributeBase {
   /** Attribute name as written in the schema (camelCase by convention). */
   readonly name: string;
   readonly required: boolean;
-  /** Never leaves the server: not in responses, not usable in filters, sort, fields or populate. */
+  /**
+   * Declared private (`private: true` or `options.privateAttributes`): never leaves the server, not
+   * in responses, filters, sort, fields, populate or GraphQL types. A password is not private in
+   * this sense: it is never returned either, but Strapi keeps it in GraphQL output types.
+   */
   readonly private: boolean;
   readonly configurable: boolean;
   /** Per-locale value when the owning type is localized; always false on non-localized types. */
