@@ -18,6 +18,7 @@ import { loadSchemas, type LoadedSchemas } from './load.ts';
 import { planMigration } from './migrations.ts';
 import { buildModel } from './model/build.ts';
 import { formatNote, normalizeSchemas } from './normalize.ts';
+import { unportedParts } from './strapi-project.ts';
 import type { Model } from './model/types.ts';
 import type { StepReporter } from './steps.ts';
 import { validateSchemas } from './validate/index.ts';
@@ -57,7 +58,8 @@ export async function loadModel(contentTypes: string, report: StepReporter): Pro
   const diagnostics = await report.step('validate', () => validate(loaded), (d) => (d.length === 0 ? 'no problems' : `${d.length} problem(s)`));
   if (diagnostics.length > 0) throw new SchemaError(diagnostics);
   const normalized = normalizeSchemas(loaded.files);
-  for (const note of normalized.notes) report.info(formatNote(note));
+  const unported = loaded.layout === 'strapi' ? unportedParts(loaded.root) : [];
+  for (const note of [...normalized.notes, ...unported]) report.info(formatNote(note));
   return report.step('model', () => buildModel(normalized.files), (m) => `${m.contentTypes.length} content types, ${m.components.length} components`);
 }
 

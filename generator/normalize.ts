@@ -103,5 +103,5 @@ function isOutsideModel(target: string, generated: ReadonlySet<string>): boolean
 
 /** `file #pointer: message`, the shape of a diagnostic without a fix (nothing needs fixing). */
 export function formatNote(note: Note): string {
-  return `  note: ${note.file} #${note.pointer}: ${note.message}`;
+  return note.pointer === '' ? `  note: ${note.file}: ${note.message}` : `  note: ${note.file} #${note.pointer}: ${note.message}`;
 }
