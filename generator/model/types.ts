@@ -123,8 +123,18 @@ export interface DerivedNames {
   readonly prismaModel: string;
   /** GraphQL object type (`Article`, `ComponentSharedSeo`). */
   readonly graphqlType: string;
-  /** TypeScript interface name of an entity of this type. */
+  /** TypeScript interface name of an entity of this type (unique, see identifiers.ts). */
   readonly tsType: string;
+  /** Constant of the static table (`articleSchema`, `componentSharedSeoSchema`). */
+  readonly schemaConst: string;
+}
+
+/** A content type also has REST routes and a GraphQL binding, each a constant of its own module. */
+export interface ContentTypeNames extends DerivedNames {
+  /** `articleRoutes`. */
+  readonly routesConst: string;
+  /** `articleGraphql`. */
+  readonly graphqlConst: string;
 }
 
 export interface ContentType {
@@ -137,7 +147,7 @@ export interface ContentType {
   readonly draftAndPublish: boolean;
   readonly localized: boolean;
   readonly attributes: readonly Attribute[];
-  readonly names: DerivedNames;
+  readonly names: ContentTypeNames;
   /** Source file, relative to the content-types directory. */
   readonly file: string;
 }
