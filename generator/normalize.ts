@@ -21,7 +21,7 @@ import {
   IGNORED_ATTRIBUTE_KEYS,
   UNKNOWN_CUSTOM_FIELD_STORAGE,
 } from './validate/catalog.ts';
-import { record } from './validate/view.ts';
+import { isLocalized, record } from './validate/view.ts';
 
 /** Something capi did with the input that the author should hear about, though it is no error. */
 export interface Note {
@@ -45,6 +45,7 @@ export function normalizeSchemas(files: readonly SchemaFile[]): Normalized {
     const attributes = record(root?.['attributes']);
     if (root === undefined || attributes === undefined) return file;
     const privateNames = privateAttributes(root);
+    const typeLocalized = file.kind === 'content-type' && isLocalized(root);
     const normalized: Json = {};
     for (const [name, value] of Object.entries(attributes)) {
       const attribute = record(value);
@@ -57,6 +58,11 @@ export function normalizeSchemas(files: readonly SchemaFile[]): Normalized {
       if (typeof target === 'string' && isOutsideModel(target, generated)) {
         notes.push({ file: file.path, pointer: at, message: `relation "${name}" to ${target} is not served: capi does not generate ${target} yet (see docs/moving-from-strapi.md)` });
         continue;
+      }
+      if (isLocalized(attribute) && !typeLocalized && attribute['type'] !== 'relation' && attribute['type'] !== 'uid') {
+        // Strapi accepts the flag and ignores it; so does capi, but says so.
+        const where = file.kind === 'component' ? 'in a component (a component follows the field that holds it)' : 'on a type that is not localized';
+        notes.push({ file: file.path, pointer: `${at}/pluginOptions/i18n/localized`, message: `"localized" has no effect ${where}` });
       }
       normalized[name] = normalizeAttribute(attribute, privateNames.has(name), file, at, notes);
     }

@@ -40,12 +40,13 @@ const CODE = /\.(js|ts|mjs|cjs|json)$/;
 
 /**
  * The parts of the Strapi project whose `src` folder is `src`, as notes with paths relative to
- * `src` (the paths of the schema files), in a stable order.
+ * the project (`src/index.js`, `config/plugins.js`), in a stable order.
  */
 export function unportedParts(src: string): Note[] {
   const notes: Note[] = [];
+  const project = dirname(src);
   const add = (absolute: string, kind: PartKind): void => {
-    notes.push({ file: toPosix(relative(src, absolute)), pointer: '', message: `${kind}: ${COUNTERPART}` });
+    notes.push({ file: toPosix(relative(project, absolute)), pointer: '', message: `${kind}: ${COUNTERPART}` });
   };
   for (const api of list(join(src, 'api'))) {
     const apiDir = join(src, 'api', api);
@@ -61,7 +62,7 @@ export function unportedParts(src: string): Note[] {
   for (const file of allFiles(join(src, 'extensions'))) if (CODE.test(file)) add(file, 'plugin extension');
   for (const file of codeFiles(src)) if (/^index\./.test(baseName(file)) && !isEmptyIndex(file)) add(file, 'src/index lifecycle code');
   if (allFiles(join(src, 'admin')).some((f) => /\.(js|jsx|ts|tsx)$/.test(f) && !/\.example\./.test(f))) add(join(src, 'admin'), 'admin panel customization');
-  const config = join(dirname(src), 'config');
+  const config = join(project, 'config');
   for (const file of codeFiles(config)) if (/^plugins\./.test(baseName(file)) && !isEmptyPluginConfig(file)) add(file, 'plugin configuration');
   return notes;
 }

@@ -31,7 +31,6 @@ export function attributeFindings(type: TypeView): Finding[] {
       ...rangeFindings(type, a),
       ...regexFindings(type, a),
       ...uidFindings(type, a),
-      ...localizedFindings(type, a),
     ]),
   ];
 }
@@ -140,18 +139,6 @@ function uidFindings(type: TypeView, attribute: AttributeView): Finding[] {
   if (source.type === undefined) return []; // its missing or unknown type is reported on it
   if (!UID_TARGET_TYPES.includes(source.type)) {
     return [finding(type.file, at, `targetField "${target}" names a ${source.type} attribute, not a string or text attribute`, `name a string or text attribute${listOf(candidates)}`)];
-  }
-  return [];
-}
-
-function localizedFindings(type: TypeView, attribute: AttributeView): Finding[] {
-  if (!isLocalized(attribute.options)) return [];
-  const at = pointer('attributes', attribute.name, 'pluginOptions', 'i18n', 'localized');
-  if (type.isComponent) {
-    return [finding(type.file, at, 'an attribute of a component cannot be localized', 'remove it; a component follows the localization of the field that holds it')];
-  }
-  if (!type.localized) {
-    return [finding(type.file, at, `attribute "${attribute.name}" is localized but the content type is not`, 'add "pluginOptions": {"i18n": {"localized": true}} to the content type, or remove this flag')];
   }
   return [];
 }

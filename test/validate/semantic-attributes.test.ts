@@ -1,6 +1,9 @@
 /** Attribute names and the consistency of each attribute's options. */
 import { describe, expect, it } from 'vitest';
-import { component, problems, single } from './helpers.ts';
+import { loadSchemas } from '../../generator/load.ts';
+import { buildModel } from '../../generator/model/build.ts';
+import { normalizeSchemas } from '../../generator/normalize.ts';
+import { component, problems, single, writeModel } from './helpers.ts';
 
 describe('semantic: attribute names', () => {
   it('rejects reserved names, compared in snake_case, and names starting with __', () => {
@@ -161,13 +164,16 @@ describe('semantic: uid and localization', () => {
     ]);
   });
 
-  it('rejects localized attributes on a type that is not localized, and in components', () => {
+  it('accepts, as Strapi does, localized attributes on a type that is not localized and in components, with a note: the flag has no effect there', () => {
     const localized = { pluginOptions: { i18n: { localized: true } } };
     const files = { ...single('post', { title: { type: 'string', ...localized } }), 'components/shared/b.json': component('B', { t: { type: 'string', ...localized } }) };
-    expect(problems(files)).toEqual([
-      'components/shared/b.json #/attributes/t/pluginOptions/i18n/localized: an attribute of a component cannot be localized\n    fix: remove it; a component follows the localization of the field that holds it',
-      'post.json #/attributes/title/pluginOptions/i18n/localized: attribute "title" is localized but the content type is not\n    fix: add "pluginOptions": {"i18n": {"localized": true}} to the content type, or remove this flag',
+    expect(problems(files)).toEqual([]);
+    const normalized = normalizeSchemas(loadSchemas(writeModel(files)).files);
+    expect(normalized.notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`)).toEqual([
+      'components/shared/b.json #/attributes/t/pluginOptions/i18n/localized: "localized" has no effect in a component (a component follows the field that holds it)',
+      'post.json #/attributes/title/pluginOptions/i18n/localized: "localized" has no effect on a type that is not localized',
     ]);
+    expect(buildModel(normalized.files).contentTypes[0]?.attributes[0]?.localized).toBe(false);
   });
 
   it('accepts localized attributes on a localized type', () => {
