@@ -109,6 +109,11 @@ function fieldOf(attribute: Attribute): object {
     const { relation: _relation, ...rest } = field;
     return { kind, ...rest };
   }
+  if ('enumName' in field) {
+    // The GraphQL enum's name lives in the GraphQL binding (resolvers.ts), not in the table.
+    const { enumName: _enumName, ...rest } = field;
+    return { kind, ...rest };
+  }
   return { kind, ...field };
 }
 

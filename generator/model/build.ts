@@ -32,6 +32,7 @@ interface RawAttribute {
   maxLength?: number;
   regex?: string;
   enum?: string[];
+  enumName?: string;
   targetField?: string;
   multiple?: boolean;
   allowedTypes?: MediaKind[] | null;
@@ -181,6 +182,7 @@ function buildAttributes(
             maxLength: attr.maxLength,
             regex: attr.regex,
             enum: attr.enum,
+            enumName: attr.enumName === '' ? undefined : attr.enumName,
             targetField: attr.targetField,
           }),
         };

@@ -62,6 +62,8 @@ export interface ScalarAttribute extends AttributeBase {
   readonly regex?: string;
   /** Allowed values of an enumeration. */
   readonly enum?: readonly string[];
+  /** The GraphQL name of an enumeration's enum type, when the schema sets `enumName`. */
+  readonly enumName?: string;
   /** Source attribute of a uid. */
   readonly targetField?: string;
 }

@@ -78,7 +78,6 @@ export const IGNORED_ATTRIBUTE_KEYS: Readonly<Record<string, string>> = {
   visible: 'Strapi admin visibility (accepted, not used by capi).',
   customField: 'UID of the custom field the Content-Type Builder used for this attribute (accepted; capi serves the attribute as its "type").',
   useJoinTable: 'Internal Strapi relation option (accepted, ignored: capi always stores relations in link tables).',
-  enumName: 'Name Strapi gives the enumeration in databases that have enum types (accepted, not used by capi).',
 };
 
 /** Keys of a content type's or component's `options` that do not change the content API. */
@@ -107,6 +106,7 @@ export type OptionShape =
   | 'bigint' // an integer, or a string of digits (Strapi writes big integers as strings)
   | 'regex'
   | 'enumValues'
+  | 'graphqlName' // a GraphQL type name, or '' (Strapi's "none")
   | 'mediaKinds'
   | 'componentList'
   | 'relationKind'
@@ -150,7 +150,7 @@ export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
   datetime: scalar({ unique: 'boolean', default: 'string' }),
   time: scalar({ unique: 'boolean', default: 'string' }),
   timestamp: scalar({ unique: 'boolean', default: 'string' }),
-  enumeration: scalar({ enum: 'enumValues', default: 'string' }),
+  enumeration: scalar({ enum: 'enumValues', default: 'string', enumName: 'graphqlName' }),
   json: scalar({ default: 'any' }),
   media: structured({ multiple: 'boolean', required: 'boolean', allowedTypes: 'mediaKinds' }),
   relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string' }),

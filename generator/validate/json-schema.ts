@@ -76,7 +76,8 @@ const OPTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   max: 'Maximum value.',
   targetField: 'Name of the string or text attribute the uid is generated from.',
   options: 'How the uid is generated from targetField.',
-  enum: 'The allowed values, each a valid GraphQL enum value name.',
+  enum: 'The allowed values (strings; GraphQL names each as Strapi does: datetime-local is datetime_local).',
+  enumName: 'Name of the GraphQL enum type (ENUM_<TYPE>_<ATTRIBUTE> when absent or empty).',
   multiple: 'Whether the attribute holds several files.',
   allowedTypes: 'Kinds of files allowed; every kind when absent.',
   relation: 'The relation kind.',
@@ -110,6 +111,8 @@ function shapeSchema(shape: OptionShape): JsonSchema {
       return { type: ['integer', 'string'], pattern: '^-?[0-9]+$', errorMessage: 'must be an integer, or a string of digits' };
     case 'regex':
       return { type: 'string', examples: ['^[a-z]+$'] };
+    case 'graphqlName':
+      return { type: 'string', pattern: '^([A-Za-z][_0-9A-Za-z]*)?$', errorMessage: 'must be a GraphQL type name: a letter, then letters, digits or "_"' };
     case 'enumValues':
       return { type: 'array', minItems: 1, items: { type: 'string' }, examples: [['draft', 'published']] };
     case 'mediaKinds':

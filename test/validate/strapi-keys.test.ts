@@ -94,3 +94,16 @@ describe('status as an attribute name', () => {
     expect(problems(files)).toEqual([]);
   });
 });
+
+describe('enumName', () => {
+  it('names the GraphQL enum as Strapi does, so it must be a GraphQL name and unique', () => {
+    const files = {
+      ...single('post', { kind: { type: 'enumeration', enum: ['a'], enumName: 'Tag' }, mode: { type: 'enumeration', enum: ['b'], enumName: 'bad-name' } }),
+      ...single('tag', { size: { type: 'enumeration', enum: ['s'], enumName: '' } }),
+    };
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/kind: enumeration "kind" gets the enum "Tag", which is already the GraphQL type of singularName "tag" (tag.json)\n    fix: rename the attribute',
+      'post.json #/attributes/mode/enumName: "enumName" must be a GraphQL type name: a letter, then letters, digits or "_"\n    fix: set "enumName" to a GraphQL type name: a letter, then letters, digits or "_"',
+    ]);
+  });
+});

@@ -116,7 +116,7 @@ describe('structural: attribute options', () => {
   it('requires a non-empty enum list', () => {
     expect(problems(single('post', { theme: { type: 'enumeration' }, mode: { type: 'enumeration', enum: [] } }))).toEqual([
       'post.json #/attributes/mode/enum: "enum" must not be empty\n    fix: add at least one item',
-      'post.json #/attributes/theme/enum: missing required key "enum"\n    fix: add "enum": the allowed values, each a valid GraphQL enum value name',
+      'post.json #/attributes/theme/enum: missing required key "enum"\n    fix: add "enum": the allowed values (strings; GraphQL names each as Strapi does: datetime-local is datetime_local)',
     ]);
   });
 

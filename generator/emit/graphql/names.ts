@@ -9,9 +9,13 @@ export function lowerFirst(name: string): string {
   return name.length === 0 ? name : name[0]!.toLowerCase() + name.slice(1);
 }
 
-/** `ENUM_<TYPE>_<ATTRIBUTE>`, both upper-cased as they are (`ENUM_COMPONENTSHAREDMETASOCIAL_SOCIALNETWORK`). */
-export function enumTypeName(ownerTypeName: string, attribute: string): string {
-  return `ENUM_${ownerTypeName.toUpperCase()}_${attribute.toUpperCase()}`;
+/**
+ * The attribute's `enumName` when the schema gives one (Strapi's GraphQL plugin names the enum
+ * after it), else `ENUM_<TYPE>_<ATTRIBUTE>`, both upper-cased as they are
+ * (`ENUM_COMPONENTSHAREDMETASOCIAL_SOCIALNETWORK`).
+ */
+export function enumTypeName(ownerTypeName: string, attribute: { readonly name: string; readonly enumName?: string | undefined }): string {
+  return attribute.enumName !== undefined && attribute.enumName !== '' ? attribute.enumName : `ENUM_${ownerTypeName.toUpperCase()}_${attribute.name.toUpperCase()}`;
 }
 
 /** The union of a dynamic zone's components: `ArticleBlocksDynamicZone`. */

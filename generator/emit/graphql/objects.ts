@@ -45,7 +45,7 @@ function attributeFields(owner: GraphqlOwner, attribute: Attribute, model: Graph
   const { name, required } = attribute;
   switch (attribute.kind) {
     case 'scalar': {
-      const type = attribute.type === 'enumeration' ? enumTypeName(owner.typeName, name) : graphqlScalar(attribute.type);
+      const type = attribute.type === 'enumeration' ? enumTypeName(owner.typeName, attribute) : graphqlScalar(attribute.type);
       // A password resolves to null, so it stays nullable even when required (Strapi: String!).
       return [{ name, type: nonNull(type, required && attribute.type !== 'password') }];
     }
@@ -83,7 +83,7 @@ export function enumTypes(owner: GraphqlOwner): TypeDef[] {
     .map((a) => ({
       kind: 'enum',
       group: ownerGroup(owner),
-      name: enumTypeName(owner.typeName, a.name),
+      name: enumTypeName(owner.typeName, a),
       values: graphqlEnumValues(a.enum ?? []).map((v) => v.name),
     }));
 }
