@@ -183,6 +183,6 @@ function reference(owner: GraphqlNameClaim, claim: GraphqlNameClaim): string {
 }
 
 function hint(claim: GraphqlNameClaim): string {
-  if (claim.attribute !== undefined) return 'rename the attribute';
+  if (claim.attribute !== undefined) return text(claim.attribute.options['enumName']) ? 'choose another enumName' : 'rename the attribute';
   return claim.type.isComponent ? 'rename the component file or its category folder' : 'choose another singularName';
 }

@@ -102,7 +102,7 @@ describe('enumName', () => {
       ...single('tag', { size: { type: 'enumeration', enum: ['s'], enumName: '' } }),
     };
     expect(problems(files)).toEqual([
-      'post.json #/attributes/kind: enumeration "kind" gets the enum "Tag", which is already the GraphQL type of singularName "tag" (tag.json)\n    fix: rename the attribute',
+      'post.json #/attributes/kind: enumeration "kind" gets the enum "Tag", which is already the GraphQL type of singularName "tag" (tag.json)\n    fix: choose another enumName',
       'post.json #/attributes/mode/enumName: "enumName" must be a GraphQL type name: a letter, then letters, digits or "_"\n    fix: set "enumName" to a GraphQL type name: a letter, then letters, digits or "_"',
     ]);
   });
