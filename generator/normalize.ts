@@ -7,7 +7,8 @@
  * - keys that do not change the content API (`IGNORED_ATTRIBUTE_KEYS`) are dropped;
  * - `options.privateAttributes` marks each attribute it names `private`, as Strapi does;
  * - a relation to a type capi does not generate (`plugin::users-permissions.user`,
- *   `admin::user`, ...) is left out of the API, with a note, instead of failing the model.
+ *   `admin::user`, ...) and a polymorphic (`morph*`) relation are left out of the API, with a
+ *   note, instead of failing the model.
  *
  * The structural pass still sees the raw file, so the published JSON Schemas stay the contract
  * for what an author may write; everything after it sees the normalized one.
@@ -19,6 +20,7 @@ import {
   CUSTOM_FIELD_STORAGE,
   CUSTOM_FIELD_TYPE,
   IGNORED_ATTRIBUTE_KEYS,
+  POLYMORPHIC_RELATION_KINDS,
   UNKNOWN_CUSTOM_FIELD_STORAGE,
 } from './validate/catalog.ts';
 import { isLocalized, record } from './validate/view.ts';
@@ -54,6 +56,11 @@ export function normalizeSchemas(files: readonly SchemaFile[]): Normalized {
         continue;
       }
       const at = pointer('attributes', name);
+      const kind = attribute['type'] === 'relation' ? attribute['relation'] : undefined;
+      if ((POLYMORPHIC_RELATION_KINDS as readonly unknown[]).includes(kind)) {
+        notes.push({ file: file.path, pointer: at, message: `polymorphic relation "${name}" (${String(kind)}) is not served (see docs/moving-from-strapi.md)` });
+        continue;
+      }
       const target = attribute['type'] === 'relation' ? attribute['target'] : undefined;
       if (typeof target === 'string' && isOutsideModel(target, generated)) {
         notes.push({ file: file.path, pointer: at, message: `relation "${name}" to ${target} is not served: capi does not generate ${target} yet (see docs/moving-from-strapi.md)` });

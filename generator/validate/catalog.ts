@@ -34,8 +34,14 @@ export const COMPONENT_ATTRIBUTE_TYPES: readonly AttributeTypeName[] = ATTRIBUTE
 
 export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay'] as const;
 
-/** Strapi relation kinds that capi deliberately does not serve (polymorphic links). */
-export const UNSUPPORTED_RELATION_KINDS = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
+/**
+ * Strapi's polymorphic relation kinds: accepted, and left out of the API with a note
+ * (normalize.ts), since capi has no typed shape for a link to entries of any type.
+ */
+export const POLYMORPHIC_RELATION_KINDS = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
+
+/** The `morphTo*` kinds name no target: the other side names them with `morphBy`. */
+export const TARGETLESS_RELATION_KINDS: readonly string[] = ['morphToOne', 'morphToMany'];
 
 /**
  * `"type": "customField"`: a field a plugin registers on top of a built-in type. Strapi's schema
@@ -153,7 +159,7 @@ export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
   enumeration: scalar({ enum: 'enumValues', default: 'string', enumName: 'graphqlName' }),
   json: scalar({ default: 'any' }),
   media: structured({ multiple: 'boolean', required: 'boolean', allowedTypes: 'mediaKinds' }),
-  relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string' }),
+  relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string', morphBy: 'string' }),
   component: structured({ component: 'string', repeatable: 'boolean', required: 'boolean', min: 'count', max: 'count' }),
   dynamiczone: structured({ components: 'componentList', required: 'boolean', min: 'count', max: 'count' }),
 };
@@ -161,7 +167,7 @@ export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
 /** Options an attribute of the type cannot do without. */
 export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readonly string[]>>> = {
   enumeration: ['enum'],
-  relation: ['relation', 'target'],
+  relation: ['relation'], // and `target`, except for the morphTo* kinds (json-schema.ts)
   component: ['component'],
   dynamiczone: ['components'],
 };
@@ -172,5 +178,4 @@ export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readon
  */
 export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   targetAttribute: 'write the inverse side with "inversedBy"/"mappedBy" instead of "targetAttribute"',
-  morphBy: 'polymorphic relations are not supported by capi; remove "morphBy"',
 };

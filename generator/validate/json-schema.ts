@@ -18,7 +18,9 @@ import {
   IGNORED_ATTRIBUTE_KEYS,
   IGNORED_TYPE_OPTIONS,
   MEDIA_KINDS,
+  POLYMORPHIC_RELATION_KINDS,
   RELATION_KINDS,
+  TARGETLESS_RELATION_KINDS,
   REQUIRED_OPTIONS,
   type AttributeTypeName,
   type OptionShape,
@@ -84,6 +86,7 @@ const OPTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   target: 'UID of the target content type, e.g. "api::author.author".',
   inversedBy: 'Attribute of the target that points back; this side owns the relation.',
   mappedBy: 'Attribute of the target that owns the relation (it declares inversedBy).',
+  morphBy: 'Attribute of the target that holds a polymorphic (morphTo*) relation back (accepted; polymorphic relations are not served).',
   component: 'UID of the component, "<category>.<name>".',
   repeatable: 'Whether the attribute holds a list of components.',
   components: 'UIDs of the components allowed in the zone, "<category>.<name>".',
@@ -120,7 +123,7 @@ function shapeSchema(shape: OptionShape): JsonSchema {
     case 'componentList':
       return { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string' }, examples: [['shared.quote', 'shared.media']] };
     case 'relationKind':
-      return { enum: [...RELATION_KINDS] };
+      return { enum: [...RELATION_KINDS, ...POLYMORPHIC_RELATION_KINDS] };
     case 'uidOptions':
       return { $ref: '#/definitions/uidOptions' };
     case 'pluginOptions':
@@ -145,7 +148,11 @@ function attributeTypeSchema(type: AttributeTypeName): JsonSchema {
   for (const [key, shape] of Object.entries(ATTRIBUTE_OPTIONS[type])) properties[key] = optionSchema(type, key, shape);
   Object.assign(properties, ignoredKeys());
   const required = ['type', ...(REQUIRED_OPTIONS[type] ?? [])];
-  return { type: 'object', description: TYPE_DESCRIPTIONS[type], additionalProperties: false, required, properties };
+  const schema = { type: 'object', description: TYPE_DESCRIPTIONS[type], additionalProperties: false, required, properties };
+  if (type !== 'relation') return schema;
+  // Every relation names its target but a morphTo* one, whose other side names it (morphBy).
+  const targetless = { type: 'object', required: ['relation'], properties: { relation: { enum: [...TARGETLESS_RELATION_KINDS] } } };
+  return { ...schema, if: targetless, else: { required: ['target'], properties: { target: properties['target'] } } };
 }
 
 /** Keys Strapi writes that do not change the content API: any value, ignored. */

@@ -12,7 +12,6 @@ import {
   IGNORED_ATTRIBUTE_KEYS,
   RELATION_KINDS,
   UNSUPPORTED_KEYS,
-  UNSUPPORTED_RELATION_KINDS,
   type AttributeTypeName,
 } from './catalog.ts';
 import { KEBAB_CASE, TABLE_NAME, type JsonSchema } from './json-schema.ts';
@@ -117,14 +116,6 @@ function unknownAttributeType(at: string, value: unknown, kind: SchemaFileKind):
 }
 
 function unknownRelationKind(at: string, value: unknown): Message {
-  if ((UNSUPPORTED_RELATION_KINDS as readonly unknown[]).includes(value)) {
-    return {
-      pointer: at,
-      message: `relation kind ${JSON.stringify(value)} is not supported by capi`,
-      hint: 'link each target type with its own oneToMany or manyToMany relation, or use a dynamic zone',
-      fatal: true,
-    };
-  }
   const suggestion = typeof value === 'string' ? didYouMean(value, RELATION_KINDS) : '';
   return {
     pointer: at,

@@ -27,6 +27,7 @@ const STRAPI_WRITTEN: Record<string, Json> = {
       kind: { type: 'enumeration', enum: ['datetime-local', '3d', 'a b', 'post'], enumName: 'article_kind' },
       author: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user', inversedBy: 'articles' },
       editor: { type: 'relation', relation: 'oneToOne', target: 'admin::user', useJoinTable: false, private: true },
+      owners: { type: 'relation', relation: 'morphToMany' },
       related: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', private: true, writable: true, visible: true },
       cover: { type: 'media', multiple: false, allowedTypes: ['images'], private: true, displayName: 'Cover' },
       seo: { type: 'component', component: 'shared.seo', repeatable: false, private: true, displayName: 'Seo' },
@@ -65,6 +66,7 @@ describe('keys Strapi writes', () => {
       'article.json #/attributes/geo: custom field plugin::acme.map-pin is unknown to capi: served as json',
       'article.json #/attributes/author: relation "author" to plugin::users-permissions.user is not served: capi does not generate plugin::users-permissions.user yet (see docs/moving-from-strapi.md)',
       'article.json #/attributes/editor: relation "editor" to admin::user is not served: capi does not generate admin::user yet (see docs/moving-from-strapi.md)',
+      'article.json #/attributes/owners: polymorphic relation "owners" (morphToMany) is not served (see docs/moving-from-strapi.md)',
     ]);
   });
 

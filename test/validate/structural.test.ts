@@ -30,9 +30,13 @@ describe('structural: attribute types', () => {
     ]);
   });
 
-  it('rejects polymorphic relations with one clear message', () => {
-    expect(problems(single('post', { owner: { type: 'relation', relation: 'morphToMany' } }))).toEqual([
-      'post.json #/attributes/owner/relation: relation kind "morphToMany" is not supported by capi\n    fix: link each target type with its own oneToMany or manyToMany relation, or use a dynamic zone',
+  it('accepts polymorphic relations, which the model then leaves out with a note', () => {
+    expect(problems(single('post', { owner: { type: 'relation', relation: 'morphToMany' }, pin: { type: 'relation', relation: 'morphOne', target: 'api::post.post', morphBy: 'owner' } }))).toEqual([]);
+  });
+
+  it('requires the target of every relation but a morphTo* one', () => {
+    expect(problems(single('post', { owner: { type: 'relation', relation: 'morphMany' } }))).toEqual([
+      'post.json #/attributes/owner/target: missing required key "target"\n    fix: add "target": UID of the target content type, e.g. "api::author.author"',
     ]);
   });
 
@@ -66,7 +70,7 @@ describe('structural: attribute options', () => {
   it('says which type an option belongs to: unique on relations', () => {
     const files = { ...single('post', { tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', private: true, unique: true } }), ...single('tag', {}) };
     expect(problems(files)).toEqual([
-      'post.json #/attributes/tags/unique: "unique" is not an option of relation attributes\n    fix: remove "unique"; relation attributes accept: relation, target, inversedBy, mappedBy, private, configurable, pluginOptions',
+      'post.json #/attributes/tags/unique: "unique" is not an option of relation attributes\n    fix: remove "unique"; relation attributes accept: relation, target, inversedBy, mappedBy, morphBy, private, configurable, pluginOptions',
     ]);
   });
 
@@ -87,13 +91,13 @@ describe('structural: attribute options', () => {
 
   it('lists the choices for a missing relation kind', () => {
     expect(problems({ ...single('post', { tags: { type: 'relation', target: 'api::tag.tag' } }), ...single('tag', {}) })).toEqual([
-      'post.json #/attributes/tags/relation: missing required key "relation"\n    fix: add "relation" with one of: oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay',
+      'post.json #/attributes/tags/relation: missing required key "relation"\n    fix: add "relation" with one of: oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay, morphToOne, morphToMany, morphOne, morphMany',
     ]);
   });
 
   it('explains Strapi options capi does not implement', () => {
-    expect(problems(single('post', { author: { type: 'relation', relation: 'oneToOne', target: 'api::post.post', morphBy: 'x' } }))).toEqual([
-      'post.json #/attributes/author/morphBy: "morphBy" is not supported by capi\n    fix: polymorphic relations are not supported by capi; remove "morphBy"',
+    expect(problems({ ...single('post', { author: { type: 'relation', relation: 'oneToOne', target: 'api::tag.tag', targetAttribute: 'post' } }), ...single('tag', {}) })).toEqual([
+      'post.json #/attributes/author/targetAttribute: "targetAttribute" is not supported by capi\n    fix: write the inverse side with "inversedBy"/"mappedBy" instead of "targetAttribute"',
     ]);
   });
 
