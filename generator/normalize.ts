@@ -42,40 +42,54 @@ type Json = Record<string, unknown>;
 export function normalizeSchemas(files: readonly SchemaFile[]): Normalized {
   const notes: Note[] = [];
   const generated = new Set(files.map((f) => f.uid));
-  const out = files.map((file) => {
-    const root = record(file.json);
-    const attributes = record(root?.['attributes']);
-    if (root === undefined || attributes === undefined) return file;
-    const privateNames = privateAttributes(root);
-    const typeLocalized = file.kind === 'content-type' && isLocalized(root);
-    const normalized: Json = {};
-    for (const [name, value] of Object.entries(attributes)) {
-      const attribute = record(value);
-      if (attribute === undefined) {
-        normalized[name] = value;
-        continue;
-      }
-      const at = pointer('attributes', name);
-      const kind = attribute['type'] === 'relation' ? attribute['relation'] : undefined;
-      if ((POLYMORPHIC_RELATION_KINDS as readonly unknown[]).includes(kind)) {
-        notes.push({ file: file.path, pointer: at, message: `polymorphic relation "${name}" (${String(kind)}) is not served (see docs/moving-from-strapi.md)` });
-        continue;
-      }
-      const target = attribute['type'] === 'relation' ? attribute['target'] : undefined;
-      if (typeof target === 'string' && isOutsideModel(target, generated)) {
-        notes.push({ file: file.path, pointer: at, message: `relation "${name}" to ${target} is not served: capi does not generate ${target} yet (see docs/moving-from-strapi.md)` });
-        continue;
-      }
-      if (isLocalized(attribute) && !typeLocalized && attribute['type'] !== 'relation' && attribute['type'] !== 'uid') {
-        // Strapi accepts the flag and ignores it; so does capi, but says so.
-        const where = file.kind === 'component' ? 'in a component (a component follows the field that holds it)' : 'on a type that is not localized';
-        notes.push({ file: file.path, pointer: `${at}/pluginOptions/i18n/localized`, message: `"localized" has no effect ${where}` });
-      }
+  return { files: files.map((file) => normalizeFile(file, generated, notes)), notes };
+}
+
+function normalizeFile(file: SchemaFile, generated: ReadonlySet<string>, notes: Note[]): SchemaFile {
+  const root = record(file.json);
+  const attributes = record(root?.['attributes']);
+  if (root === undefined || attributes === undefined) return file;
+  const privateNames = privateAttributes(root);
+  const typeLocalized = file.kind === 'content-type' && isLocalized(root);
+  const normalized: Json = {};
+  for (const [name, value] of Object.entries(attributes)) {
+    const attribute = record(value);
+    const at = pointer('attributes', name);
+    const reason = attribute === undefined ? undefined : notServed(name, attribute, generated);
+    if (reason !== undefined) {
+      notes.push({ file: file.path, pointer: at, message: reason });
+      continue;
+    }
+    if (attribute === undefined) normalized[name] = value;
+    else {
+      if (isLocalized(attribute) && !typeLocalized && !FOLLOW_TYPE_LOCALE.includes(attribute['type'])) notes.push(ineffectiveLocalized(file, at));
       normalized[name] = normalizeAttribute(attribute, privateNames.has(name), file, at, notes);
     }
-    return { ...file, json: { ...root, attributes: normalized } };
-  });
-  return { files: out, notes };
+  }
+  return { ...file, json: { ...root, attributes: normalized } };
+}
+
+/** Why an attribute is left out of the API: a polymorphic relation, or one to a type capi does not generate. */
+function notServed(name: string, attribute: Readonly<Json>, generated: ReadonlySet<string>): string | undefined {
+  if (attribute['type'] !== 'relation') return undefined;
+  const kind = attribute['relation'];
+  if ((POLYMORPHIC_RELATION_KINDS as readonly unknown[]).includes(kind)) {
+    return `polymorphic relation "${name}" (${String(kind)}) is not served (see docs/moving-from-strapi.md)`;
+  }
+  const target = attribute['target'];
+  if (typeof target === 'string' && isOutsideModel(target, generated)) {
+    return `relation "${name}" to ${target} is not served: capi does not generate ${target} yet (see docs/moving-from-strapi.md)`;
+  }
+  return undefined;
+}
+
+/** Relations and uids follow their type's localization whatever their flag says. */
+const FOLLOW_TYPE_LOCALE: readonly unknown[] = ['relation', 'uid'];
+
+/** Strapi accepts `localized` where it has no effect, and ignores it; so does capi, but says so. */
+function ineffectiveLocalized(file: SchemaFile, at: string): Note {
+  const where = file.kind === 'component' ? 'in a component (a component follows the field that holds it)' : 'on a type that is not localized';
+  return { file: file.path, pointer: `${at}/pluginOptions/i18n/localized`, message: `"localized" has no effect ${where}` };
 }
 
 function normalizeAttribute(attribute: Readonly<Json>, markedPrivate: boolean, file: SchemaFile, at: string, notes: Note[]): Json {
