@@ -159,7 +159,8 @@ export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
   enumeration: scalar({ enum: 'enumValues', default: 'string', enumName: 'graphqlName' }),
   json: scalar({ default: 'any' }),
   media: structured({ multiple: 'boolean', required: 'boolean', allowedTypes: 'mediaKinds' }),
-  relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string', morphBy: 'string' }),
+  // `required` on a relation: in Strapi's attribute types; accepted, not checked on writes.
+  relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string', morphBy: 'string', required: 'boolean' }),
   component: structured({ component: 'string', repeatable: 'boolean', required: 'boolean', min: 'count', max: 'count' }),
   dynamiczone: structured({ components: 'componentList', required: 'boolean', min: 'count', max: 'count' }),
 };

@@ -28,7 +28,7 @@ const STRAPI_WRITTEN: Record<string, Json> = {
       author: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user', inversedBy: 'articles' },
       editor: { type: 'relation', relation: 'oneToOne', target: 'admin::user', useJoinTable: false, private: true },
       owners: { type: 'relation', relation: 'morphToMany' },
-      related: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', private: true, writable: true, visible: true },
+      related: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', private: true, writable: true, visible: true, required: false },
       cover: { type: 'media', multiple: false, allowedTypes: ['images'], private: true, displayName: 'Cover' },
       seo: { type: 'component', component: 'shared.seo', repeatable: false, private: true, displayName: 'Seo' },
       blocks: { type: 'dynamiczone', components: ['shared.seo'], private: true },

@@ -70,7 +70,7 @@ describe('structural: attribute options', () => {
   it('says which type an option belongs to: unique on relations', () => {
     const files = { ...single('post', { tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', private: true, unique: true } }), ...single('tag', {}) };
     expect(problems(files)).toEqual([
-      'post.json #/attributes/tags/unique: "unique" is not an option of relation attributes\n    fix: remove "unique"; relation attributes accept: relation, target, inversedBy, mappedBy, morphBy, private, configurable, pluginOptions',
+      'post.json #/attributes/tags/unique: "unique" is not an option of relation attributes\n    fix: remove "unique"; relation attributes accept: relation, target, inversedBy, mappedBy, morphBy, required, private, configurable, pluginOptions',
     ]);
   });
 
