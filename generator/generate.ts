@@ -17,6 +17,8 @@ import { emitProject } from './emit/project.ts';
 import { loadSchemas, type LoadedSchemas } from './load.ts';
 import { planMigration } from './migrations.ts';
 import { buildModel } from './model/build.ts';
+import { formatNote, normalizeSchemas } from './normalize.ts';
+import { unportedParts } from './strapi-project.ts';
 import type { Model } from './model/types.ts';
 import type { StepReporter } from './steps.ts';
 import { validateSchemas } from './validate/index.ts';
@@ -55,7 +57,10 @@ export async function loadModel(contentTypes: string, report: StepReporter): Pro
   const loaded = await report.step('load', () => loadSchemas(contentTypes), (l) => `${l.files.length} files (${l.layout} layout)`);
   const diagnostics = await report.step('validate', () => validate(loaded), (d) => (d.length === 0 ? 'no problems' : `${d.length} problem(s)`));
   if (diagnostics.length > 0) throw new SchemaError(diagnostics);
-  return report.step('model', () => buildModel(loaded.files), (m) => `${m.contentTypes.length} content types, ${m.components.length} components`);
+  const normalized = normalizeSchemas(loaded.files);
+  const unported = loaded.layout === 'strapi' ? unportedParts(loaded.root) : [];
+  for (const note of [...normalized.notes, ...unported]) report.info(formatNote(note));
+  return report.step('model', () => buildModel(normalized.files), (m) => `${m.contentTypes.length} content types, ${m.components.length} components`);
 }
 
 function validate(loaded: LoadedSchemas): Diagnostic[] {

@@ -12,7 +12,7 @@
 import { posix } from 'node:path';
 import { Project, type SourceFile, VariableDeclarationKind, type WriterFunction } from 'ts-morph';
 import type { Attribute, Component, ContentType, Model, ScalarType } from '../model/types.ts';
-import { camelCase, pascalCase } from '../model/names.ts';
+import { pascalCase } from '../model/names.ts';
 import type { EmittedFile } from './files.ts';
 import { formatTypeScript } from './format.ts';
 import { addBindingsModule, addTypeBinding, GRAPHQL_BINDINGS_NAME, GRAPHQL_BINDINGS_PATH, type ComponentModuleNames, type TypeModuleNames } from './graphql/resolvers.ts';
@@ -68,7 +68,7 @@ function componentPath(component: Component): string {
 }
 
 function schemaConstName(owner: Owner): string {
-  return 'kind' in owner ? `${camelCase(owner.singularName)}Schema` : `${camelCase(owner.names.tsType)}Schema`;
+  return owner.names.schemaConst;
 }
 
 function addSchemaConstant(file: SourceFile, owner: Owner, runtimeSchema: string): void {
@@ -109,6 +109,11 @@ function fieldOf(attribute: Attribute): object {
     const { relation: _relation, ...rest } = field;
     return { kind, ...rest };
   }
+  if ('enumName' in field) {
+    // The GraphQL enum's name lives in the GraphQL binding (resolvers.ts), not in the table.
+    const { enumName: _enumName, ...rest } = field;
+    return { kind, ...rest };
+  }
   return { kind, ...field };
 }
 
@@ -143,7 +148,8 @@ function addEntityInterface(file: SourceFile, owner: Owner, index: ReadonlyMap<s
   if (isType) need(moduleOf('src/runtime/entities.ts'), 'DocumentFields');
   else properties.push({ name: 'id', type: 'number' });
   for (const a of owner.attributes) {
-    if (a.private) continue; // never leaves the server, so it is not part of the API's shape
+    // Never leaves the server, so it is not part of the API's shape.
+    if (a.private || (a.kind === 'scalar' && a.type === 'password')) continue;
     switch (a.kind) {
       case 'scalar':
         properties.push({ name: a.name, type: `${scalarTsType(a.type, a.enum, () => need(moduleOf('src/runtime/schema.ts'), 'JsonValue'))} | null` });
@@ -159,7 +165,7 @@ function addEntityInterface(file: SourceFile, owner: Owner, index: ReadonlyMap<s
         properties.push({ name: a.name, type: a.repeatable ? `${ref(a.component)}[]` : `${ref(a.component)} | null`, hasQuestionToken: true, docs: ['Present when populated.'] });
         break;
       case 'dynamiczone': {
-        const entry = `${owner.names.tsType}${pascalCase(a.name)}Entry`;
+        const entry = entryTypeName(owner, a.name, index);
         file.addTypeAlias({
           isExported: true,
           name: entry,
@@ -186,12 +192,24 @@ function addEntityInterface(file: SourceFile, owner: Owner, index: ReadonlyMap<s
   );
 }
 
+/**
+ * `<Type><Zone>Entry`, the type of one entry of a dynamic zone, unless a type of the model has
+ * that name (a content type `page-blocks-entry` beside the zone `blocks` of `page`).
+ */
+function entryTypeName(owner: Owner, zone: string, index: ReadonlyMap<string, Owner>): string {
+  const wanted = `${owner.names.tsType}${pascalCase(zone)}Entry`;
+  const taken = new Set([...index.values()].map((o) => o.names.tsType));
+  let name = wanted;
+  for (let n = 2; taken.has(name); n += 1) name = `${wanted}${n}`;
+  return name;
+}
+
 function graphqlNames(type: ContentType): TypeModuleNames {
-  return { schemaConst: schemaConstName(type), bindingConst: `${camelCase(type.singularName)}Graphql` };
+  return { schemaConst: schemaConstName(type), bindingConst: type.names.graphqlConst };
 }
 
 function routesConstName(type: ContentType): string {
-  return `${camelCase(type.singularName)}Routes`;
+  return type.names.routesConst;
 }
 
 function addRoutes(file: SourceFile, type: ContentType): void {

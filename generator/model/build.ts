@@ -4,7 +4,8 @@
  */
 import { compare, type SchemaFile } from '../load.ts';
 import { pointer } from '../diagnostics.ts';
-import { componentTable, componentTypeName, linkTableName, pascalCase, snakeCase } from './names.ts';
+import { identifierAllocator } from './identifiers.ts';
+import { camelCase, componentTable, componentTypeName, linkTableName, pascalCase, snakeCase } from './names.ts';
 import type {
   Attribute,
   Component,
@@ -31,6 +32,7 @@ interface RawAttribute {
   maxLength?: number;
   regex?: string;
   enum?: string[];
+  enumName?: string;
   targetField?: string;
   multiple?: boolean;
   allowedTypes?: MediaKind[] | null;
@@ -62,15 +64,52 @@ export function buildModel(files: readonly SchemaFile[]): Model {
   for (const f of typeFiles) tables.set(f.uid, contentTypeTable(raw(f)));
   for (const f of componentFiles) tables.set(f.uid, raw(f).collectionName ?? componentTable(f.uid));
 
-  const contentTypes = typeFiles.map((f) => buildContentType(f, tables)).sort(byUid);
-  const components = componentFiles.map((f) => buildComponent(f, tables)).sort(byUid);
+  const identifiers = typeScriptIdentifiers(typeFiles, componentFiles);
+  const contentTypes = typeFiles.map((f) => buildContentType(f, tables, identifiers)).sort(byUid);
+  const components = componentFiles.map((f) => buildComponent(f, tables, identifiers)).sort(byUid);
   const linkTables = [...contentTypes, ...components]
     .flatMap((owner) => owner.attributes.flatMap((a) => (a.kind === 'relation' && a.owner ? [linkTableOf(owner, a)] : [])))
     .sort((a, b) => compare(a.table, b.table));
   return deepFreeze({ contentTypes, components, linkTables });
 }
 
-function buildContentType(file: SchemaFile, tables: ReadonlyMap<string, string>): ContentType {
+/** The TypeScript identifiers each type wants, by uid, in the order they are handed out. */
+interface WantedIdentifiers {
+  readonly tsType: string;
+  readonly schemaConst: string;
+  readonly routesConst: string;
+  readonly graphqlConst: string;
+}
+
+/**
+ * Every type's TypeScript identifiers, unique across the generated project (identifiers.ts).
+ * Handed out in uid order, content types first, so that output is deterministic.
+ */
+function typeScriptIdentifiers(typeFiles: readonly SchemaFile[], componentFiles: readonly SchemaFile[]): ReadonlyMap<string, WantedIdentifiers> {
+  const wanted = new Map<string, WantedIdentifiers>();
+  for (const f of [...typeFiles].sort(byUid)) {
+    const singular = raw(f).info.singularName as string;
+    const camel = camelCase(singular);
+    wanted.set(f.uid, { tsType: pascalCase(singular), schemaConst: `${camel}Schema`, routesConst: `${camel}Routes`, graphqlConst: `${camel}Graphql` });
+  }
+  for (const f of [...componentFiles].sort(byUid)) {
+    const typeName = componentTypeName(f.uid);
+    wanted.set(f.uid, { tsType: typeName, schemaConst: `${camelCase(typeName)}Schema`, routesConst: '', graphqlConst: '' });
+  }
+  const allocate = identifierAllocator([...wanted.values()].flatMap((w) => Object.values(w)));
+  const out = new Map<string, WantedIdentifiers>();
+  for (const [uid, w] of wanted) {
+    out.set(uid, {
+      tsType: allocate(w.tsType),
+      schemaConst: allocate(w.schemaConst),
+      routesConst: w.routesConst === '' ? '' : allocate(w.routesConst),
+      graphqlConst: w.graphqlConst === '' ? '' : allocate(w.graphqlConst),
+    });
+  }
+  return out;
+}
+
+function buildContentType(file: SchemaFile, tables: ReadonlyMap<string, string>, identifiers: ReadonlyMap<string, WantedIdentifiers>): ContentType {
   const schema = raw(file);
   const singularName = schema.info.singularName as string;
   const localized = schema.pluginOptions?.i18n?.localized === true;
@@ -85,12 +124,12 @@ function buildContentType(file: SchemaFile, tables: ReadonlyMap<string, string>)
     draftAndPublish: schema.options?.draftAndPublish === true,
     localized,
     attributes: buildAttributes(file, schema, localized, tables),
-    names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, tsType: typeName },
+    names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, ...(identifiers.get(file.uid) as WantedIdentifiers) },
     file: file.path,
   };
 }
 
-function buildComponent(file: SchemaFile, tables: ReadonlyMap<string, string>): Component {
+function buildComponent(file: SchemaFile, tables: ReadonlyMap<string, string>, identifiers: ReadonlyMap<string, WantedIdentifiers>): Component {
   const schema = raw(file);
   const [category = '', name = ''] = file.uid.split('.');
   const typeName = componentTypeName(file.uid);
@@ -100,7 +139,7 @@ function buildComponent(file: SchemaFile, tables: ReadonlyMap<string, string>): 
     name,
     displayName: schema.info.displayName ?? name,
     attributes: buildAttributes(file, schema, false, tables),
-    names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, tsType: typeName },
+    names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, tsType: identifiers.get(file.uid)?.tsType as string, schemaConst: identifiers.get(file.uid)?.schemaConst as string },
     file: file.path,
   };
 }
@@ -115,7 +154,7 @@ function buildAttributes(
     const base = {
       name,
       required: attr.required === true,
-      private: attr.private === true || attr.type === 'password',
+      private: attr.private === true,
       configurable: attr.configurable !== false,
       localized: typeLocalized && isLocalized(attr),
       pointer: pointer('attributes', name),
@@ -143,6 +182,7 @@ function buildAttributes(
             maxLength: attr.maxLength,
             regex: attr.regex,
             enum: attr.enum,
+            enumName: attr.enumName === '' ? undefined : attr.enumName,
             targetField: attr.targetField,
           }),
         };

@@ -35,7 +35,11 @@ interface AttributeBase {
   /** Attribute name as written in the schema (camelCase by convention). */
   readonly name: string;
   readonly required: boolean;
-  /** Never leaves the server: not in responses, not usable in filters, sort, fields or populate. */
+  /**
+   * Declared private (`private: true` or `options.privateAttributes`): never leaves the server, not
+   * in responses, filters, sort, fields, populate or GraphQL types. A password is not private in
+   * this sense: it is never returned either, but Strapi keeps it in GraphQL output types.
+   */
   readonly private: boolean;
   readonly configurable: boolean;
   /** Per-locale value when the owning type is localized; always false on non-localized types. */
@@ -58,6 +62,8 @@ export interface ScalarAttribute extends AttributeBase {
   readonly regex?: string;
   /** Allowed values of an enumeration. */
   readonly enum?: readonly string[];
+  /** The GraphQL name of an enumeration's enum type, when the schema sets `enumName`. */
+  readonly enumName?: string;
   /** Source attribute of a uid. */
   readonly targetField?: string;
 }
@@ -119,8 +125,18 @@ export interface DerivedNames {
   readonly prismaModel: string;
   /** GraphQL object type (`Article`, `ComponentSharedSeo`). */
   readonly graphqlType: string;
-  /** TypeScript interface name of an entity of this type. */
+  /** TypeScript interface name of an entity of this type (unique, see identifiers.ts). */
   readonly tsType: string;
+  /** Constant of the static table (`articleSchema`, `componentSharedSeoSchema`). */
+  readonly schemaConst: string;
+}
+
+/** A content type also has REST routes and a GraphQL binding, each a constant of its own module. */
+export interface ContentTypeNames extends DerivedNames {
+  /** `articleRoutes`. */
+  readonly routesConst: string;
+  /** `articleGraphql`. */
+  readonly graphqlConst: string;
 }
 
 export interface ContentType {
@@ -133,7 +149,7 @@ export interface ContentType {
   readonly draftAndPublish: boolean;
   readonly localized: boolean;
   readonly attributes: readonly Attribute[];
-  readonly names: DerivedNames;
+  readonly names: ContentTypeNames;
   /** Source file, relative to the content-types directory. */
   readonly file: string;
 }

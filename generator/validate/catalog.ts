@@ -34,11 +34,66 @@ export const COMPONENT_ATTRIBUTE_TYPES: readonly AttributeTypeName[] = ATTRIBUTE
 
 export const RELATION_KINDS = ['oneToOne', 'oneToMany', 'manyToOne', 'manyToMany', 'oneWay', 'manyWay'] as const;
 
-/** Strapi relation kinds that capi deliberately does not serve (polymorphic links). */
-export const UNSUPPORTED_RELATION_KINDS = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
+/**
+ * Strapi's polymorphic relation kinds: accepted, and left out of the API with a note
+ * (normalize.ts), since capi has no typed shape for a link to entries of any type.
+ */
+export const POLYMORPHIC_RELATION_KINDS = ['morphToOne', 'morphToMany', 'morphOne', 'morphMany'] as const;
 
-/** Attribute types Strapi knows that capi does not serve. */
-export const UNSUPPORTED_ATTRIBUTE_TYPES = ['customField'] as const;
+/** The `morphTo*` kinds name no target: the other side names them with `morphBy`. */
+export const TARGETLESS_RELATION_KINDS: readonly string[] = ['morphToOne', 'morphToMany'];
+
+/**
+ * `"type": "customField"`: a field a plugin registers on top of a built-in type. Strapi's schema
+ * file names only the plugin's field (`customField`), and Strapi finds the stored type in the
+ * plugin's registry at start-up; capi has no plugins, so it keeps the registry of the popular
+ * ones here and serves every other custom field as `json` (any value, stored as given).
+ */
+export const CUSTOM_FIELD_TYPE = 'customField';
+
+export const CUSTOM_FIELD_STORAGE: Readonly<Record<string, ScalarTypeName>> = {
+  'plugin::color-picker.color': 'string',
+  'plugin::multi-select.multi-select': 'json',
+  'plugin::ckeditor5.CKEditor': 'richtext',
+  'plugin::ckeditor.CKEditor': 'richtext',
+  'plugin::tinymce.tinymce': 'richtext',
+  'plugin::country-select.country': 'string',
+  'plugin::strapi-advanced-uuid.uuid': 'string',
+  'plugin::google-maps.location-picker': 'json',
+  'plugin::oembed.oembed': 'text',
+  'plugin::strapi-plugin-sortable-list.sortable-list': 'json',
+  'plugin::tagsinput.tags': 'json',
+};
+
+/** What an unknown custom field is served as: json takes whatever value the plugin stored. */
+export const UNKNOWN_CUSTOM_FIELD_STORAGE: ScalarTypeName = 'json';
+
+export type ScalarTypeName = (typeof SCALAR_TYPES)[number];
+
+/**
+ * Keys Strapi, its core plugins and common community plugins write into an attribute that do not
+ * change the content API: accepted on every attribute type and ignored. Each says why, for the
+ * published JSON Schema (editors show it).
+ */
+export const IGNORED_ATTRIBUTE_KEYS: Readonly<Record<string, string>> = {
+  displayName: 'Label the Content-Type Builder wrote on some attributes (accepted, not used by capi).',
+  conditions: 'Conditional fields of the Strapi admin (accepted, not used by capi: the API serves every field).',
+  searchable: 'Strapi admin search option (accepted, not used by capi).',
+  column: "Strapi's experimental database column settings (accepted, not used by capi: capi owns the storage layout).",
+  writable: 'Internal Strapi option (accepted, not used by capi).',
+  visible: 'Strapi admin visibility (accepted, not used by capi).',
+  customField: 'UID of the custom field the Content-Type Builder used for this attribute (accepted; capi serves the attribute as its "type").',
+  useJoinTable: 'Internal Strapi relation option (accepted, ignored: capi always stores relations in link tables).',
+};
+
+/** Keys of a content type's or component's `options` that do not change the content API. */
+export const IGNORED_TYPE_OPTIONS: Readonly<Record<string, string>> = {
+  comment: 'Free text (accepted, not used by capi).',
+  populateCreatorFields: 'Strapi admin creator fields (accepted, not served by capi).',
+  increments: 'Legacy Strapi v3 option (accepted, ignored: entries always have an id).',
+  timestamps: 'Legacy Strapi v3 option (accepted, ignored: entries always have createdAt and updatedAt).',
+  reviewWorkflows: 'Review workflows of the Strapi admin (accepted, not used by capi).',
+};
 
 export const MEDIA_KINDS = ['images', 'files', 'videos', 'audios'] as const;
 
@@ -57,6 +112,7 @@ export type OptionShape =
   | 'bigint' // an integer, or a string of digits (Strapi writes big integers as strings)
   | 'regex'
   | 'enumValues'
+  | 'graphqlName' // a GraphQL type name, or '' (Strapi's "none")
   | 'mediaKinds'
   | 'componentList'
   | 'relationKind'
@@ -71,9 +127,9 @@ function scalar(own: Options): Options {
   return { required: 'boolean', ...own, private: 'boolean', configurable: 'boolean', pluginOptions: 'pluginOptions' };
 }
 
-/** Structured types: no `private` (capi only hides scalar values), `required` where Strapi has it. */
+/** Structured types: `required` where Strapi has it; `private` hides the whole attribute, as in Strapi. */
 function structured(own: Options): Options {
-  return { ...own, configurable: 'boolean', pluginOptions: 'pluginOptions' };
+  return { ...own, private: 'boolean', configurable: 'boolean', pluginOptions: 'pluginOptions' };
 }
 
 const TEXT_LENGTH: Options = { minLength: 'count', maxLength: 'count' };
@@ -100,10 +156,11 @@ export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
   datetime: scalar({ unique: 'boolean', default: 'string' }),
   time: scalar({ unique: 'boolean', default: 'string' }),
   timestamp: scalar({ unique: 'boolean', default: 'string' }),
-  enumeration: scalar({ enum: 'enumValues', default: 'string' }),
+  enumeration: scalar({ enum: 'enumValues', default: 'string', enumName: 'graphqlName' }),
   json: scalar({ default: 'any' }),
   media: structured({ multiple: 'boolean', required: 'boolean', allowedTypes: 'mediaKinds' }),
-  relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string' }),
+  // `required` on a relation: in Strapi's attribute types; accepted, not checked on writes.
+  relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string', morphBy: 'string', required: 'boolean' }),
   component: structured({ component: 'string', repeatable: 'boolean', required: 'boolean', min: 'count', max: 'count' }),
   dynamiczone: structured({ components: 'componentList', required: 'boolean', min: 'count', max: 'count' }),
 };
@@ -111,7 +168,7 @@ export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
 /** Options an attribute of the type cannot do without. */
 export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readonly string[]>>> = {
   enumeration: ['enum'],
-  relation: ['relation', 'target'],
+  relation: ['relation'], // and `target`, except for the morphTo* kinds (json-schema.ts)
   component: ['component'],
   dynamiczone: ['components'],
 };
@@ -121,10 +178,5 @@ export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readon
  * author instead of a bare "unknown key".
  */
 export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
-  enumName: 'capi names GraphQL enums itself (ENUM_<TYPE>_<ATTRIBUTE>); remove "enumName"',
-  useJoinTable: 'capi always stores relations in link tables; remove "useJoinTable"',
   targetAttribute: 'write the inverse side with "inversedBy"/"mappedBy" instead of "targetAttribute"',
-  morphBy: 'polymorphic relations are not supported by capi; remove "morphBy"',
-  privateAttributes: 'mark each attribute with "private": true instead',
-  reviewWorkflows: 'review workflows are a Strapi admin feature that capi does not have; remove it',
 };

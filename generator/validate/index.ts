@@ -5,14 +5,16 @@
  */
 import { compare, type SchemaFile } from '../load.ts';
 import type { Diagnostic } from '../diagnostics.ts';
+import { normalizeSchemas } from '../normalize.ts';
 import type { Finding } from './finding.ts';
 import { semanticFindings } from './semantic.ts';
 import { structuralFindings } from './structural.ts';
 
 export { componentSchema, contentTypeSchema, type JsonSchema } from './json-schema.ts';
 
+/** The raw files meet the published schemas; the rules that span files read them normalized. */
 export function validateSchemas(files: readonly SchemaFile[]): Diagnostic[] {
-  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(files)];
+  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(normalizeSchemas(files).files)];
   const byPath = new Map(files.map((f) => [f.path, f]));
   return unique(findings)
     .sort(byFileThenPointer)

@@ -14,8 +14,13 @@ import {
   ATTRIBUTE_TYPES,
   COMPONENT_ATTRIBUTE_TYPES,
   CONTENT_TYPE_KINDS,
+  CUSTOM_FIELD_TYPE,
+  IGNORED_ATTRIBUTE_KEYS,
+  IGNORED_TYPE_OPTIONS,
   MEDIA_KINDS,
+  POLYMORPHIC_RELATION_KINDS,
   RELATION_KINDS,
+  TARGETLESS_RELATION_KINDS,
   REQUIRED_OPTIONS,
   type AttributeTypeName,
   type OptionShape,
@@ -31,7 +36,7 @@ export const COMPONENT_SCHEMA_ID = 'urn:capi:schema:component';
 /** Pattern of a kebab-case API name (`blog-post`). */
 export const KEBAB_CASE = '^[a-z][a-z0-9]*(-[a-z0-9]+)*$';
 /** Pattern of a SQL table name that needs no quoting. */
-export const TABLE_NAME = '^[A-Za-z][A-Za-z0-9_]*$';
+export const TABLE_NAME = '^[A-Za-z][A-Za-z0-9_-]*$';
 
 const TYPE_DESCRIPTIONS: Readonly<Record<AttributeTypeName, string>> = {
   string: 'Short text (a single line, up to 255 characters by default).',
@@ -73,13 +78,15 @@ const OPTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   max: 'Maximum value.',
   targetField: 'Name of the string or text attribute the uid is generated from.',
   options: 'How the uid is generated from targetField.',
-  enum: 'The allowed values, each a valid GraphQL enum value name.',
+  enum: 'The allowed values (strings; GraphQL names each as Strapi does: datetime-local is datetime_local).',
+  enumName: 'Name of the GraphQL enum type (ENUM_<TYPE>_<ATTRIBUTE> when absent or empty).',
   multiple: 'Whether the attribute holds several files.',
   allowedTypes: 'Kinds of files allowed; every kind when absent.',
   relation: 'The relation kind.',
   target: 'UID of the target content type, e.g. "api::author.author".',
   inversedBy: 'Attribute of the target that points back; this side owns the relation.',
   mappedBy: 'Attribute of the target that owns the relation (it declares inversedBy).',
+  morphBy: 'Attribute of the target that holds a polymorphic (morphTo*) relation back (accepted; polymorphic relations are not served).',
   component: 'UID of the component, "<category>.<name>".',
   repeatable: 'Whether the attribute holds a list of components.',
   components: 'UIDs of the components allowed in the zone, "<category>.<name>".',
@@ -107,6 +114,8 @@ function shapeSchema(shape: OptionShape): JsonSchema {
       return { type: ['integer', 'string'], pattern: '^-?[0-9]+$', errorMessage: 'must be an integer, or a string of digits' };
     case 'regex':
       return { type: 'string', examples: ['^[a-z]+$'] };
+    case 'graphqlName':
+      return { type: 'string', pattern: '^([A-Za-z][_0-9A-Za-z]*)?$', errorMessage: 'must be a GraphQL type name: a letter, then letters, digits or "_"' };
     case 'enumValues':
       return { type: 'array', minItems: 1, items: { type: 'string' }, examples: [['draft', 'published']] };
     case 'mediaKinds':
@@ -114,7 +123,7 @@ function shapeSchema(shape: OptionShape): JsonSchema {
     case 'componentList':
       return { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string' }, examples: [['shared.quote', 'shared.media']] };
     case 'relationKind':
-      return { enum: [...RELATION_KINDS] };
+      return { enum: [...RELATION_KINDS, ...POLYMORPHIC_RELATION_KINDS] };
     case 'uidOptions':
       return { $ref: '#/definitions/uidOptions' };
     case 'pluginOptions':
@@ -137,19 +146,49 @@ function optionSchema(type: AttributeTypeName, key: string, shape: OptionShape):
 function attributeTypeSchema(type: AttributeTypeName): JsonSchema {
   const properties: Record<string, JsonSchema> = { type: { const: type, description: TYPE_DESCRIPTIONS[type] } };
   for (const [key, shape] of Object.entries(ATTRIBUTE_OPTIONS[type])) properties[key] = optionSchema(type, key, shape);
+  Object.assign(properties, ignoredKeys());
   const required = ['type', ...(REQUIRED_OPTIONS[type] ?? [])];
-  return { type: 'object', description: TYPE_DESCRIPTIONS[type], additionalProperties: false, required, properties };
+  const schema = { type: 'object', description: TYPE_DESCRIPTIONS[type], additionalProperties: false, required, properties };
+  if (type !== 'relation') return schema;
+  // Every relation names its target but a morphTo* one, whose other side names it (morphBy).
+  const targetless = { type: 'object', required: ['relation'], properties: { relation: { enum: [...TARGETLESS_RELATION_KINDS] } } };
+  return { ...schema, if: targetless, else: { required: ['target'], properties: { target: properties['target'] } } };
+}
+
+/** Keys Strapi writes that do not change the content API: any value, ignored. */
+function ignoredKeys(): Record<string, JsonSchema> {
+  return Object.fromEntries(Object.entries(IGNORED_ATTRIBUTE_KEYS).map(([key, description]) => [key, { description }]));
+}
+
+const CUSTOM_FIELD_DESCRIPTION =
+  'A plugin\'s custom field: served as the built-in type the plugin stores (string for a color picker, json for a multi-select, richtext for CKEditor; json when capi does not know the plugin).';
+
+/** `"type": "customField"`: the plugin's field UID, its options, and the options every scalar takes. */
+function customFieldSchema(): JsonSchema {
+  const properties: Record<string, JsonSchema> = {
+    ...ignoredKeys(),
+    type: { const: CUSTOM_FIELD_TYPE, description: CUSTOM_FIELD_DESCRIPTION },
+    customField: { type: 'string', description: 'UID of the custom field, "plugin::<plugin>.<field>".', examples: ['plugin::color-picker.color'] },
+    // An object for most plugins, a list of choices for multi-select: any value.
+    options: { description: "The custom field's own options (accepted, not used by capi)." },
+  };
+  for (const [key, shape] of Object.entries(ATTRIBUTE_OPTIONS.json)) properties[key] ??= optionSchema('json', key, shape);
+  for (const key of ['unique', 'minLength', 'maxLength', 'min', 'max', 'regex', 'enum'] as const) {
+    properties[key] = { description: `${OPTION_DESCRIPTIONS[key] ?? key} Checked when the stored type takes it.` };
+  }
+  return { type: 'object', description: CUSTOM_FIELD_DESCRIPTION, additionalProperties: false, required: ['type', 'customField'], properties };
 }
 
 /** The union: `type` picks the schema the rest of the attribute is checked against. */
 function attributeSchema(types: readonly AttributeTypeName[]): JsonSchema {
+  const names = [...types, CUSTOM_FIELD_TYPE];
   return {
     type: 'object',
     description: 'An attribute: "type" and the options of that type.',
     errorMessage: 'must be an object with a "type", e.g. {"type": "string"}',
     required: ['type'],
-    properties: { type: { type: 'string', enum: [...types], description: OPTION_DESCRIPTIONS['type'] } },
-    allOf: types.map((type) => ({
+    properties: { type: { type: 'string', enum: names, description: OPTION_DESCRIPTIONS['type'] } },
+    allOf: names.map((type) => ({
       if: { type: 'object', required: ['type'], properties: { type: { const: type } } },
       then: { $ref: `#/definitions/${type}` },
     })),
@@ -159,8 +198,17 @@ function attributeSchema(types: readonly AttributeTypeName[]): JsonSchema {
 function attributeDefinitions(types: readonly AttributeTypeName[]): Record<string, JsonSchema> {
   const out: Record<string, JsonSchema> = {};
   for (const type of types) out[type] = attributeTypeSchema(type);
+  out[CUSTOM_FIELD_TYPE] = customFieldSchema();
   return out;
 }
+
+/** `options` of a content type or a component: what capi reads, then what it accepts and ignores. */
+function typeOptionsSchema(description: string, read: Record<string, JsonSchema>): JsonSchema {
+  const ignored = Object.fromEntries(Object.entries(IGNORED_TYPE_OPTIONS).map(([key, text]) => [key, { description: text }]));
+  return { type: 'object', description, additionalProperties: false, properties: { ...ignored, ...read } };
+}
+
+const CONFIG_KEY: JsonSchema = { type: 'object', description: 'Strapi admin settings of the Content-Type Builder (accepted, not used by capi).' };
 
 /** `pluginOptions` of a type or an attribute: i18n is checked, other plugins pass through. */
 function pluginOptionsSchema(description: string): JsonSchema {
@@ -175,7 +223,7 @@ function pluginOptionsSchema(description: string): JsonSchema {
         properties: { localized: { type: 'boolean', description: 'Whether the value differs per locale.' } },
       },
     },
-    additionalProperties: { type: 'object', description: 'Options of another Strapi plugin (accepted, not used by capi).' },
+    additionalProperties: { description: 'Options of another Strapi plugin (accepted, not used by capi).' },
   };
 }
 
@@ -238,7 +286,7 @@ export function contentTypeSchema(): JsonSchema {
         type: 'string',
         pattern: TABLE_NAME,
         maxLength: 63,
-        errorMessage: 'must be a table name: a letter, then letters, digits or "_", at most 63 characters',
+        errorMessage: 'must be a table name: a letter, then letters, digits, "_" or "-", at most 63 characters',
         examples: ['blog_posts'],
         description: 'SQL table of the content type.',
       },
@@ -246,19 +294,16 @@ export function contentTypeSchema(): JsonSchema {
         singularName: kebabName('API ID of one entry: GraphQL type and single-entry routes.', 'blog-post'),
         pluralName: kebabName('API ID of the collection: REST route /api/<pluralName> and GraphQL list query.', 'blog-posts'),
       }),
-      options: {
-        type: 'object',
-        description: 'Content-type options.',
-        additionalProperties: false,
-        properties: {
-          draftAndPublish: { type: 'boolean', description: 'Entries have a draft and a published version.' },
-          comment: { type: 'string', description: 'Free text (accepted, not used by capi).' },
-          populateCreatorFields: { type: 'boolean', description: 'Strapi admin creator fields (accepted, not served by capi).' },
-          increments: { type: 'boolean', description: 'Legacy Strapi v3 option (accepted, ignored: entries always have an id).' },
-          timestamps: { type: 'boolean', description: 'Legacy Strapi v3 option (accepted, ignored: entries always have createdAt and updatedAt).' },
+      options: typeOptionsSchema('Content-type options.', {
+        draftAndPublish: { type: 'boolean', description: 'Entries have a draft and a published version.' },
+        privateAttributes: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Attributes that never leave the server, as if each had "private": true.',
         },
-      },
+      }),
       pluginOptions: { $ref: '#/definitions/typePluginOptions' },
+      config: CONFIG_KEY,
       attributes: attributesSchema(),
     },
     definitions: {
@@ -286,20 +331,18 @@ export function componentSchema(): JsonSchema {
         type: 'string',
         pattern: TABLE_NAME,
         maxLength: 63,
-        errorMessage: 'must be a table name: a letter, then letters, digits or "_", at most 63 characters',
+        errorMessage: 'must be a table name: a letter, then letters, digits, "_" or "-", at most 63 characters',
         examples: ['components_shared_seos'],
         description: 'SQL table of the component; components_<category>_<name>s when absent.',
       },
       info: infoSchema(['displayName'], {}),
-      options: {
-        type: 'object',
-        description: 'Component options.',
-        additionalProperties: false,
-        properties: { comment: { type: 'string', description: 'Free text (accepted, not used by capi).' } },
-      },
+      options: typeOptionsSchema('Component options.', {}),
+      pluginOptions: { $ref: '#/definitions/typePluginOptions' },
+      config: CONFIG_KEY,
       attributes: attributesSchema(),
     },
     definitions: {
+      typePluginOptions: pluginOptionsSchema('Per-plugin options of the component (accepted, not used by capi).'),
       attributePluginOptions: pluginOptionsSchema('Per-plugin options; i18n.localized must not be true (a component follows the field that holds it).'),
       uidOptions: UID_OPTIONS,
       attribute: attributeSchema(COMPONENT_ATTRIBUTE_TYPES),

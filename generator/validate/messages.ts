@@ -9,10 +9,9 @@ import type { SchemaFileKind } from '../load.ts';
 import {
   ATTRIBUTE_OPTIONS,
   ATTRIBUTE_TYPES,
+  IGNORED_ATTRIBUTE_KEYS,
   RELATION_KINDS,
-  UNSUPPORTED_ATTRIBUTE_TYPES,
   UNSUPPORTED_KEYS,
-  UNSUPPORTED_RELATION_KINDS,
   type AttributeTypeName,
 } from './catalog.ts';
 import { KEBAB_CASE, TABLE_NAME, type JsonSchema } from './json-schema.ts';
@@ -65,7 +64,8 @@ function missingKey(error: ErrorObject): Message {
 function unknownKey(error: ErrorObject): Message {
   const key = String(error.params['additionalProperty']);
   const at = `${error.instancePath}/${pointerToken(key)}`;
-  const allowed = Object.keys(propertiesOf(error.parentSchema)).filter((k) => k !== '$schema' && k !== 'type');
+  // Keys accepted only to be ignored are not worth suggesting.
+  const allowed = Object.keys(propertiesOf(error.parentSchema)).filter((k) => k !== '$schema' && k !== 'type' && !(k in IGNORED_ATTRIBUTE_KEYS));
   const unsupported = UNSUPPORTED_KEYS[key];
   if (unsupported !== undefined) return { pointer: at, message: `"${key}" is not supported by capi`, hint: unsupported };
   const type = attributeType(error);
@@ -106,14 +106,6 @@ function unknownAttributeType(at: string, value: unknown, kind: SchemaFileKind):
       fatal: true,
     };
   }
-  if ((UNSUPPORTED_ATTRIBUTE_TYPES as readonly unknown[]).includes(value)) {
-    return {
-      pointer: at,
-      message: `attribute type ${JSON.stringify(value)} is not supported by capi`,
-      hint: 'replace it with the built-in type the custom field stores, e.g. "string" or "json"',
-      fatal: true,
-    };
-  }
   const suggestion = typeof value === 'string' ? didYouMean(value, ATTRIBUTE_TYPES) : '';
   return {
     pointer: at,
@@ -124,14 +116,6 @@ function unknownAttributeType(at: string, value: unknown, kind: SchemaFileKind):
 }
 
 function unknownRelationKind(at: string, value: unknown): Message {
-  if ((UNSUPPORTED_RELATION_KINDS as readonly unknown[]).includes(value)) {
-    return {
-      pointer: at,
-      message: `relation kind ${JSON.stringify(value)} is not supported by capi`,
-      hint: 'link each target type with its own oneToMany or manyToMany relation, or use a dynamic zone',
-      fatal: true,
-    };
-  }
   const suggestion = typeof value === 'string' ? didYouMean(value, RELATION_KINDS) : '';
   return {
     pointer: at,

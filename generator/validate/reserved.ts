@@ -28,7 +28,8 @@ export const RESERVED_ATTRIBUTE_SNAKE_NAMES: ReadonlyMap<string, string> = new M
   ...named(['created_at', 'updated_at', 'published_at'], 'every entry already has it as a timestamp'),
   ...named(['created_by', 'updated_by', 'created_by_id', 'updated_by_id'], 'Strapi reserves it for the admin creator fields'),
   ...named(['locale', 'localizations'], 'internationalization adds it to entries'),
-  ...named(['status', 'entry_id', 'meta'], 'Strapi reserves it for the document service'),
+  ['status', 'Strapi reserves it for the publication state of types with draft & publish'],
+  ...named(['entry_id', 'meta'], 'Strapi reserves it for the document service'),
   // snake_case of Strapi's forbidden `__component` and `__contentType`
   ...named(['component', 'content_type'], 'Strapi reserves it (its snake_case form clashes with __component or __contentType)'),
   ['strapi', 'names starting with "strapi" are reserved by Strapi'],

@@ -3,7 +3,7 @@
  * options with each other (defaults, ranges, enumeration values, uid sources, localization).
  */
 import { pointer } from '../diagnostics.ts';
-import { graphqlEnumValues } from '../emit/graphql/names.ts';
+import { graphqlEnumValueName } from '../emit/graphql/names.ts';
 import { camelCase, snakeCase } from '../model/names.ts';
 import { ATTRIBUTE_OPTIONS, UID_TARGET_TYPES } from './catalog.ts';
 import { finding, type Finding } from './finding.ts';
@@ -20,9 +20,6 @@ import { isLocalized, text, type AttributeView, type TypeView } from './view.ts'
 
 /** What GraphQL, Prisma and TypeScript all accept as a field name. */
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
-/** GraphQL enum value names. */
-const ENUM_VALUE = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const GRAPHQL_LITERALS = new Set(['true', 'false', 'null']);
 
 export function attributeFindings(type: TypeView): Finding[] {
   return [
@@ -34,14 +31,13 @@ export function attributeFindings(type: TypeView): Finding[] {
       ...rangeFindings(type, a),
       ...regexFindings(type, a),
       ...uidFindings(type, a),
-      ...localizedFindings(type, a),
     ]),
   ];
 }
 
 function nameFinding(type: TypeView, attribute: AttributeView): Finding[] {
   const name = attribute.name;
-  const reason = reservedReason(name, type.isComponent);
+  const reason = reservedReason(name, type.isComponent, type.draftAndPublish);
   if (reason !== undefined) {
     return [finding(type.file, attribute.pointer, `attribute name "${name}" is reserved: ${reason}`, 'rename the attribute')];
   }
@@ -53,8 +49,10 @@ function nameFinding(type: TypeView, attribute: AttributeView): Finding[] {
   return [];
 }
 
-function reservedReason(name: string, inComponent: boolean): string | undefined {
+function reservedReason(name: string, inComponent: boolean, draftAndPublish: boolean): string | undefined {
   const snake = snakeCase(name);
+  // Strapi 5 reserves `status` only beside draft & publish, where it is the publication state.
+  if (snake === 'status' && !draftAndPublish) return undefined;
   const prefix = RESERVED_ATTRIBUTE_PREFIXES.find(([p]) => name.startsWith(p) || snake.startsWith(p));
   const suffix = RESERVED_ATTRIBUTE_SUFFIXES.find(([s]) => snake.endsWith(s));
   const column = inComponent ? RESERVED_COMPONENT_ATTRIBUTE_SNAKE_NAMES.get(snake) : undefined;
@@ -76,54 +74,29 @@ function columnClashFindings(type: TypeView): Finding[] {
 }
 
 /**
- * Values are GraphQL enum value names, unique, and unique once named as the emitter names them
- * (`graphqlEnumValues`: Strapi's slug with "_", so `a_b` and `a__b` are both `a_b`). Two values
- * with one name are reported on the one that is not a valid name, else on the later one.
+ * Values are unique, and unique once named as the GraphQL schema names them
+ * (`graphqlEnumValueName`: Strapi's slug with "_", so `a_b` and `a__b` are both `a_b`); a value
+ * with no letter or digit has no name at all. A clash is reported on the later value.
  */
 function enumFindings(type: TypeView, attribute: AttributeView): Finding[] {
   const values = attribute.options['enum'];
   if (attribute.type !== 'enumeration' || !Array.isArray(values)) return [];
   const seen = new Set<string>();
-  const byName = new Map<string, Array<{ value: string; at: string }>>();
+  const byName = new Map<string, string>();
   const out: Finding[] = [];
   values.forEach((value: unknown, index) => {
     if (typeof value !== 'string') return;
     const at = `${attribute.pointer}/enum/${index}`;
+    const name = graphqlEnumValueName(value);
+    const earlier = byName.get(name);
     if (seen.has(value)) out.push(finding(type.file, at, `enumeration value "${value}" is listed twice`, 'remove the duplicate'));
-    else if (GRAPHQL_LITERALS.has(value)) out.push(finding(type.file, at, `enumeration value "${value}" is reserved by GraphQL (true, false and null cannot be enum values)`, `rename it, e.g. "is_${value}"`));
-    else if (value.startsWith('__')) out.push(finding(type.file, at, `enumeration value "${value}" starts with "__", which GraphQL reserves for introspection`, `rename it${withoutReservedPrefix(value, values)}`));
-    else {
-      const name = graphqlEnumValueName(value);
-      byName.set(name, [...(byName.get(name) ?? []), { value, at }]);
-    }
+    else if (name === '') out.push(finding(type.file, at, `enumeration value "${value}" has no letter or digit, so it has no GraphQL name`, 'use at least one letter or digit'));
+    else if (earlier !== undefined) {
+      out.push(finding(type.file, at, `enumeration values "${earlier}" and "${value}" both become the GraphQL enum value "${name}"`, 'rename one of them; GraphQL names a value by its letters and digits, joined by single "_"'));
+    } else byName.set(name, value);
     seen.add(value);
   });
-  for (const [name, group] of byName) {
-    const keeper = group.find((v) => ENUM_VALUE.test(v.value)) ?? group[0]!;
-    for (const { value, at } of group) {
-      if (value !== keeper.value) {
-        out.push(finding(type.file, at, `enumeration values "${keeper.value}" and "${value}" both become the GraphQL enum value "${name}"`, 'rename one of them; GraphQL names a value by its letters and digits, joined by single "_"'));
-      } else if (!ENUM_VALUE.test(value)) {
-        out.push(finding(type.file, at, `enumeration value "${value}" is not a valid GraphQL enum value`, `use letters, digits and "_", not starting with a digit, e.g. "${enumValueExample(value)}"`));
-      }
-    }
-  }
   return out;
-}
-
-/** The GraphQL name of one value, as the SDL emitter names it. */
-function graphqlEnumValueName(value: string): string {
-  return graphqlEnumValues([value])[0]?.name ?? value;
-}
-
-function enumValueExample(value: string): string {
-  const cleaned = value.replace(/[^A-Za-z0-9_]+/g, '_');
-  return /^[0-9]/.test(cleaned) || cleaned === '' ? `_${cleaned}` : cleaned;
-}
-
-function withoutReservedPrefix(value: string, values: readonly unknown[]): string {
-  const stripped = value.replace(/^_+/, '');
-  return ENUM_VALUE.test(stripped) && !GRAPHQL_LITERALS.has(stripped) && !values.includes(stripped) ? `, e.g. "${stripped}"` : '';
 }
 
 function rangeFindings(type: TypeView, attribute: AttributeView): Finding[] {
@@ -166,18 +139,6 @@ function uidFindings(type: TypeView, attribute: AttributeView): Finding[] {
   if (source.type === undefined) return []; // its missing or unknown type is reported on it
   if (!UID_TARGET_TYPES.includes(source.type)) {
     return [finding(type.file, at, `targetField "${target}" names a ${source.type} attribute, not a string or text attribute`, `name a string or text attribute${listOf(candidates)}`)];
-  }
-  return [];
-}
-
-function localizedFindings(type: TypeView, attribute: AttributeView): Finding[] {
-  if (!isLocalized(attribute.options)) return [];
-  const at = pointer('attributes', attribute.name, 'pluginOptions', 'i18n', 'localized');
-  if (type.isComponent) {
-    return [finding(type.file, at, 'an attribute of a component cannot be localized', 'remove it; a component follows the localization of the field that holds it')];
-  }
-  if (!type.localized) {
-    return [finding(type.file, at, `attribute "${attribute.name}" is localized but the content type is not`, 'add "pluginOptions": {"i18n": {"localized": true}} to the content type, or remove this flag')];
   }
   return [];
 }

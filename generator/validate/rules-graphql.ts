@@ -30,7 +30,7 @@ import { pointer } from '../diagnostics.ts';
 import { componentTypeName, pascalCase, snakeCase } from '../model/names.ts';
 import { finding, type Finding } from './finding.ts';
 import { BUILTIN_TYPE_NAMES, RESERVED_TYPE_NAMES } from './reserved.ts';
-import type { AttributeView, ModelView, TypeView } from './view.ts';
+import { text, type AttributeView, type ModelView, type TypeView } from './view.ts';
 
 const SINGULAR = pointer('info', 'singularName');
 
@@ -114,7 +114,7 @@ export function graphqlNameClaims(type: TypeView): GraphqlNameClaim[] {
   for (const attribute of type.attributes) {
     const from = { type, at: attribute.pointer, attribute, primary: false };
     if (attribute.type === 'enumeration') {
-      claims.push({ ...from, name: enumTypeName(typeName, attribute.name), role: 'the enum', source: `enumeration "${attribute.name}"` });
+      claims.push({ ...from, name: enumTypeName(typeName, { name: attribute.name, enumName: text(attribute.options['enumName']) }), role: 'the enum', source: `enumeration "${attribute.name}"` });
     }
     if (attribute.type === 'dynamiczone') {
       const source = `dynamic zone "${attribute.name}"`;
@@ -183,6 +183,6 @@ function reference(owner: GraphqlNameClaim, claim: GraphqlNameClaim): string {
 }
 
 function hint(claim: GraphqlNameClaim): string {
-  if (claim.attribute !== undefined) return 'rename the attribute';
+  if (claim.attribute !== undefined) return text(claim.attribute.options['enumName']) ? 'choose another enumName' : 'rename the attribute';
   return claim.type.isComponent ? 'rename the component file or its category folder' : 'choose another singularName';
 }

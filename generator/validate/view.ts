@@ -35,6 +35,8 @@ export interface TypeView {
   readonly collectionName: string | undefined;
   /** False when `attributes` is not an object: checks that look into this type have nothing to go on. */
   readonly readable: boolean;
+  /** `options.draftAndPublish === true` on the type (never for components). */
+  readonly draftAndPublish: boolean;
   /** `pluginOptions.i18n.localized === true` on the type (never for components). */
   readonly localized: boolean;
   readonly attributes: readonly AttributeView[];
@@ -65,6 +67,7 @@ function typeView(file: SchemaFile): TypeView {
     pluralName: isComponent ? undefined : text(info['pluralName']),
     collectionName: text(root['collectionName']),
     readable: record(root['attributes']) !== undefined,
+    draftAndPublish: !isComponent && record(root['options'])?.['draftAndPublish'] === true,
     localized: !isComponent && isLocalized(root),
     attributes: attributeViews(record(root['attributes']) ?? {}, isComponent),
   };

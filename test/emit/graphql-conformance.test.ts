@@ -102,9 +102,8 @@ const FIELDS_NOT_SERVED: readonly string[] = [
   'Mutation.resetPassword',
   'Mutation.changePassword',
   'Mutation.emailConfirmation',
-  // A password never leaves the server: Strapi 5.54 returns the bcrypt hash through GraphQL.
-  'Product.secret',
-  // Nor can it be probed: a filter on the hash (startsWith, gt, ...) would leak it character by
+  // A password never leaves the server (Product.secret is in the type but resolves to null), nor
+  // can it be probed: a filter on the hash (startsWith, gt, ...) would leak it character by
   // character. Strapi's REST refuses this filter (Invalid key secret); its GraphQL offers it.
   'ProductFiltersInput.secret',
 ];

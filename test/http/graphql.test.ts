@@ -158,6 +158,20 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) =
   });
 
   describe('queries', () => {
+    it('keep a password field in the output type, always null: written through a mutation, never read back', async () => {
+      const { createProduct } = await data(
+        'mutation ($data: ProductInput!) { createProduct(data: $data) { documentId name secret } }',
+        { data: { name: 'Password holder', slug: 'password-holder', secret: 'hunter2' } },
+      );
+      expect(createProduct).toMatchObject({ name: 'Password holder', secret: null });
+      const { products } = await data('{ products(filters: { slug: { eq: "password-holder" } }) { name secret } }');
+      expect(products).toEqual([{ name: 'Password holder', secret: null }]);
+      // Stored, hashed: the hash never comes back, and cannot be probed through a filter.
+      const probe = await gql('{ products(filters: { secret: { startsWith: "$2" } }) { name } }');
+      expect(probe.status).toBe(400);
+      expect(probe.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+    });
+
     it('refuse pageInfo inside a relation connection (400 GRAPHQL_VALIDATION_FAILED)', async () => {
       const response = await gql('{ articles { tags_connection { nodes { name } pageInfo { total } } } }');
       expect(response.status).toBe(400);

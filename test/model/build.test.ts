@@ -22,7 +22,15 @@ describe('buildModel on the example content types', () => {
       'api::product.product',
       'api::tag.tag',
     ]);
-    expect(type('internal-note').names).toEqual({ table: 'internal_notes', prismaModel: 'InternalNote', graphqlType: 'InternalNote', tsType: 'InternalNote' });
+    expect(type('internal-note').names).toEqual({
+      table: 'internal_notes',
+      prismaModel: 'InternalNote',
+      graphqlType: 'InternalNote',
+      tsType: 'InternalNote',
+      schemaConst: 'internalNoteSchema',
+      routesConst: 'internalNoteRoutes',
+      graphqlConst: 'internalNoteGraphql',
+    });
     const richText = model.components.find((c) => c.uid === 'shared.rich-text');
     expect(richText?.names.graphqlType).toBe('ComponentSharedRichText');
     expect(richText?.names.table).toBe('components_shared_rich_texts');
@@ -64,8 +72,8 @@ describe('buildModel on the example content types', () => {
     ]);
   });
 
-  it('treats passwords as private and keeps scalar options', () => {
-    expect(attribute('product', 'secret')).toMatchObject({ kind: 'scalar', type: 'password', private: true });
+  it('marks private what the schema declares private (a password is not: it is hidden by its type) and keeps scalar options', () => {
+    expect(attribute('product', 'secret')).toMatchObject({ kind: 'scalar', type: 'password', private: false });
     expect(attribute('product', 'internalCode')).toMatchObject({ private: true });
     expect(attribute('product', 'size')).toMatchObject({ enum: ['small', 'medium', 'large', 'x_large'], default: 'medium' });
     expect(attribute('product', 'stock')).toMatchObject({ min: 0, column: 'stock' });

@@ -90,7 +90,9 @@ describe('pascalCase and camelCase (Strapi type and field names)', () => {
   });
 
   it('derives the GraphQL names built on type names', () => {
-    expect(enumTypeName(pascalCase('h2o-reading'), 'unit')).toBe('ENUM_H2OREADING_UNIT');
+    expect(enumTypeName(pascalCase('h2o-reading'), { name: 'unit' })).toBe('ENUM_H2OREADING_UNIT');
+    expect(enumTypeName(pascalCase('h2o-reading'), { name: 'unit', enumName: 'ReadingUnit' })).toBe('ReadingUnit');
+    expect(enumTypeName(pascalCase('h2o-reading'), { name: 'unit', enumName: '' })).toBe('ENUM_H2OREADING_UNIT');
     expect(dynamicZoneTypeName(pascalCase('h2o-reading'), 'co2Blocks')).toBe('H2OReadingCo2BlocksDynamicZone');
   });
 });

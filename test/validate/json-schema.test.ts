@@ -52,6 +52,30 @@ describe('published JSON Schemas', () => {
     for (const file of components) expect(validateComponent(JSON.parse(readFileSync(file, 'utf8'))), file).toBe(true);
   });
 
+  it("accept every schema file of the real Strapi projects and of the every-key fixture, as Strapi wrote them", () => {
+    const validateType = compile('content-type.schema.json');
+    const validateComponent = compile('component.schema.json');
+    const projects = join(ROOT, 'test', 'fixtures', 'strapi-projects');
+    const roots = [...readdirSync(projects).map((p) => join(projects, p, 'src')), join(ROOT, 'test', 'fixtures', 'strapi-keys', 'src')];
+    let checked = 0;
+    for (const src of roots) {
+      for (const api of readdirSync(join(src, 'api'))) {
+        for (const type of readdirSync(join(src, 'api', api, 'content-types'))) {
+          const file = join(src, 'api', api, 'content-types', type, 'schema.json');
+          expect(validateType(JSON.parse(readFileSync(file, 'utf8'))), file).toBe(true);
+          checked += 1;
+        }
+      }
+      for (const category of readdirSync(join(src, 'components'))) {
+        for (const file of jsonFiles(join(src, 'components', category))) {
+          expect(validateComponent(JSON.parse(readFileSync(file, 'utf8'))), file).toBe(true);
+          checked += 1;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
   it('reject unknown attribute options and unknown types', () => {
     const validateType = compile('content-type.schema.json');
     const base = { kind: 'collectionType', collectionName: 'posts', info: { singularName: 'post', pluralName: 'posts', displayName: 'Post' } };

@@ -54,7 +54,7 @@ describe('broken models', () => {
         seo: { type: 'component', component: 'shared.missing' },
       }),
       ...single('author', { id: { type: 'string' }, bio: { type: 'txt' } }),
-      'tags.json': contentType('tag', { theme: { type: 'enumeration', enum: ['a-b'] } }),
+      'tags.json': contentType('tag', { theme: { type: 'enumeration', enum: ['a-b', 'a b'] } }),
       'components/shared/seo.json': component('Seo', { zone: { type: 'dynamiczone', components: [] } }),
     });
     expect(diagnostics.map((d) => `${d.file} #${d.pointer}`)).toEqual([
@@ -64,7 +64,7 @@ describe('broken models', () => {
       'post.json #/attributes/author/inversedBy',
       'post.json #/attributes/seo/component',
       'post.json #/attributes/title/requierd',
-      'tags.json #/attributes/theme/enum/0',
+      'tags.json #/attributes/theme/enum/1',
       'tags.json #/info/singularName',
     ]);
     expect(diagnostics.every((d) => d.line !== undefined && d.column !== undefined)).toBe(true);

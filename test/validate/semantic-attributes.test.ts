@@ -1,6 +1,9 @@
 /** Attribute names and the consistency of each attribute's options. */
 import { describe, expect, it } from 'vitest';
-import { component, problems, single } from './helpers.ts';
+import { loadSchemas } from '../../generator/load.ts';
+import { buildModel } from '../../generator/model/build.ts';
+import { normalizeSchemas } from '../../generator/normalize.ts';
+import { component, problems, single, writeModel } from './helpers.ts';
 
 describe('semantic: attribute names', () => {
   it('rejects reserved names, compared in snake_case, and names starting with __', () => {
@@ -45,23 +48,22 @@ describe('semantic: attribute names', () => {
 });
 
 describe('semantic: enumerations', () => {
-  it('requires unique GraphQL enum value names and a default among them', () => {
+  it('requires unique values and a default among them', () => {
     const files = single('post', { theme: { type: 'enumeration', enum: ['light', 'dark-mode', '2col', 'light', 'true', 'null', 'Ok_1'], default: 'purple' } });
     expect(problems(files)).toEqual([
       'post.json #/attributes/theme/default: default "purple" is not one of the enumeration values\n    fix: use one of: light, dark-mode, 2col, true, null, Ok_1',
-      'post.json #/attributes/theme/enum/1: enumeration value "dark-mode" is not a valid GraphQL enum value\n    fix: use letters, digits and "_", not starting with a digit, e.g. "dark_mode"',
-      'post.json #/attributes/theme/enum/2: enumeration value "2col" is not a valid GraphQL enum value\n    fix: use letters, digits and "_", not starting with a digit, e.g. "_2col"',
       'post.json #/attributes/theme/enum/3: enumeration value "light" is listed twice\n    fix: remove the duplicate',
-      'post.json #/attributes/theme/enum/4: enumeration value "true" is reserved by GraphQL (true, false and null cannot be enum values)\n    fix: rename it, e.g. "is_true"',
-      'post.json #/attributes/theme/enum/5: enumeration value "null" is reserved by GraphQL (true, false and null cannot be enum values)\n    fix: rename it, e.g. "is_null"',
     ]);
   });
 
-  it('rejects values starting with __, which GraphQL reserves', () => {
-    expect(problems(single('post', { stage: { type: 'enumeration', enum: ['__draft', 'published', '__published', '__1'] } }))).toEqual([
-      'post.json #/attributes/stage/enum/0: enumeration value "__draft" starts with "__", which GraphQL reserves for introspection\n    fix: rename it, e.g. "draft"',
-      'post.json #/attributes/stage/enum/2: enumeration value "__published" starts with "__", which GraphQL reserves for introspection\n    fix: rename it',
-      'post.json #/attributes/stage/enum/3: enumeration value "__1" starts with "__", which GraphQL reserves for introspection\n    fix: rename it',
+  it('accepts every value Strapi writes whose GraphQL name is not empty (datetime-local, 3d, a b, true, __draft)', () => {
+    expect(problems(single('post', { kind: { type: 'enumeration', enum: ['datetime-local', '3d', 'a b', 'true', 'null', '__draft', 'Ünïcode', 'r&d'] } }))).toEqual([]);
+  });
+
+  it('rejects a value with no letter or digit', () => {
+    expect(problems(single('post', { stage: { type: 'enumeration', enum: ['draft', '--', ''] } }))).toEqual([
+      'post.json #/attributes/stage/enum/1: enumeration value "--" has no letter or digit, so it has no GraphQL name\n    fix: use at least one letter or digit',
+      'post.json #/attributes/stage/enum/2: enumeration value "" has no letter or digit, so it has no GraphQL name\n    fix: use at least one letter or digit',
     ]);
   });
 
@@ -72,14 +74,17 @@ describe('semantic: enumerations', () => {
       c: { type: 'enumeration', enum: ['_draft_', 'draft'] },
       d: { type: 'enumeration', enum: ['_true', 'true_'] },
       e: { type: 'enumeration', enum: ['x-l', 'x l'] },
+      f: { type: 'enumeration', enum: ['published', '__published', '3d', '_3d'] },
     });
+    const rename = 'fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"';
     expect(problems(files)).toEqual([
-      'post.json #/attributes/a/enum/1: enumeration values "a_b" and "a__b" both become the GraphQL enum value "a_b"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
-      'post.json #/attributes/b/enum/0: enumeration values "x_large" and "x large" both become the GraphQL enum value "x_large"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
-      'post.json #/attributes/c/enum/1: enumeration values "_draft_" and "draft" both become the GraphQL enum value "draft"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
-      'post.json #/attributes/d/enum/1: enumeration values "_true" and "true_" both become the GraphQL enum value "_true"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
-      'post.json #/attributes/e/enum/0: enumeration value "x-l" is not a valid GraphQL enum value\n    fix: use letters, digits and "_", not starting with a digit, e.g. "x_l"',
-      'post.json #/attributes/e/enum/1: enumeration values "x-l" and "x l" both become the GraphQL enum value "x_l"\n    fix: rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
+      `post.json #/attributes/a/enum/1: enumeration values "a_b" and "a__b" both become the GraphQL enum value "a_b"\n    ${rename}`,
+      `post.json #/attributes/b/enum/1: enumeration values "x large" and "x_large" both become the GraphQL enum value "x_large"\n    ${rename}`,
+      `post.json #/attributes/c/enum/1: enumeration values "_draft_" and "draft" both become the GraphQL enum value "draft"\n    ${rename}`,
+      `post.json #/attributes/d/enum/1: enumeration values "_true" and "true_" both become the GraphQL enum value "_true"\n    ${rename}`,
+      `post.json #/attributes/e/enum/1: enumeration values "x-l" and "x l" both become the GraphQL enum value "x_l"\n    ${rename}`,
+      `post.json #/attributes/f/enum/1: enumeration values "published" and "__published" both become the GraphQL enum value "published"\n    ${rename}`,
+      `post.json #/attributes/f/enum/3: enumeration values "3d" and "_3d" both become the GraphQL enum value "_3d"\n    ${rename}`,
     ]);
   });
 
@@ -159,13 +164,16 @@ describe('semantic: uid and localization', () => {
     ]);
   });
 
-  it('rejects localized attributes on a type that is not localized, and in components', () => {
+  it('accepts, as Strapi does, localized attributes on a type that is not localized and in components, with a note: the flag has no effect there', () => {
     const localized = { pluginOptions: { i18n: { localized: true } } };
     const files = { ...single('post', { title: { type: 'string', ...localized } }), 'components/shared/b.json': component('B', { t: { type: 'string', ...localized } }) };
-    expect(problems(files)).toEqual([
-      'components/shared/b.json #/attributes/t/pluginOptions/i18n/localized: an attribute of a component cannot be localized\n    fix: remove it; a component follows the localization of the field that holds it',
-      'post.json #/attributes/title/pluginOptions/i18n/localized: attribute "title" is localized but the content type is not\n    fix: add "pluginOptions": {"i18n": {"localized": true}} to the content type, or remove this flag',
+    expect(problems(files)).toEqual([]);
+    const normalized = normalizeSchemas(loadSchemas(writeModel(files)).files);
+    expect(normalized.notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`)).toEqual([
+      'components/shared/b.json #/attributes/t/pluginOptions/i18n/localized: "localized" has no effect in a component (a component follows the field that holds it)',
+      'post.json #/attributes/title/pluginOptions/i18n/localized: "localized" has no effect on a type that is not localized',
     ]);
+    expect(buildModel(normalized.files).contentTypes[0]?.attributes[0]?.localized).toBe(false);
   });
 
   it('accepts localized attributes on a localized type', () => {

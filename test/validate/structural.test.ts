@@ -24,15 +24,19 @@ describe('structural: attribute types', () => {
     ]);
   });
 
-  it('rejects Strapi custom fields, which capi does not serve, without noise from their options', () => {
-    expect(problems(single('post', { color: { type: 'customField', customField: 'plugin::color-picker.color' } }))).toEqual([
-      'post.json #/attributes/color/type: attribute type "customField" is not supported by capi\n    fix: replace it with the built-in type the custom field stores, e.g. "string" or "json"',
+  it('requires the plugin uid of a custom field', () => {
+    expect(problems(single('post', { color: { type: 'customField', options: { format: 'hex' } } }))).toEqual([
+      'post.json #/attributes/color/customField: missing required key "customField"\n    fix: add "customField": UID of the custom field, "plugin::<plugin>.<field>"',
     ]);
   });
 
-  it('rejects polymorphic relations with one clear message', () => {
-    expect(problems(single('post', { owner: { type: 'relation', relation: 'morphToMany' } }))).toEqual([
-      'post.json #/attributes/owner/relation: relation kind "morphToMany" is not supported by capi\n    fix: link each target type with its own oneToMany or manyToMany relation, or use a dynamic zone',
+  it('accepts polymorphic relations, which the model then leaves out with a note', () => {
+    expect(problems(single('post', { owner: { type: 'relation', relation: 'morphToMany' }, pin: { type: 'relation', relation: 'morphOne', target: 'api::post.post', morphBy: 'owner' } }))).toEqual([]);
+  });
+
+  it('requires the target of every relation but a morphTo* one', () => {
+    expect(problems(single('post', { owner: { type: 'relation', relation: 'morphMany' } }))).toEqual([
+      'post.json #/attributes/owner/target: missing required key "target"\n    fix: add "target": UID of the target content type, e.g. "api::author.author"',
     ]);
   });
 
@@ -63,15 +67,14 @@ describe('structural: attribute options', () => {
     ]);
   });
 
-  it('says which type an option belongs to: private and unique on relations', () => {
+  it('says which type an option belongs to: unique on relations', () => {
     const files = { ...single('post', { tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', private: true, unique: true } }), ...single('tag', {}) };
     expect(problems(files)).toEqual([
-      'post.json #/attributes/tags/private: "private" is not an option of relation attributes\n    fix: remove "private"; relation attributes accept: relation, target, inversedBy, mappedBy, configurable, pluginOptions',
-      'post.json #/attributes/tags/unique: "unique" is not an option of relation attributes\n    fix: remove "unique"; relation attributes accept: relation, target, inversedBy, mappedBy, configurable, pluginOptions',
+      'post.json #/attributes/tags/unique: "unique" is not an option of relation attributes\n    fix: remove "unique"; relation attributes accept: relation, target, inversedBy, mappedBy, morphBy, required, private, configurable, pluginOptions',
     ]);
   });
 
-  it('rejects private and unique on media, components and dynamic zones', () => {
+  it('rejects unique on media, components and dynamic zones, and accepts private on them', () => {
     const files = {
       ...single('post', {
         cover: { type: 'media', unique: true },
@@ -81,21 +84,20 @@ describe('structural: attribute options', () => {
       'components/shared/seo.json': component('Seo', { title: { type: 'string' } }),
     };
     expect(problems(files)).toEqual([
-      'post.json #/attributes/blocks/unique: "unique" is not an option of dynamiczone attributes\n    fix: remove "unique"; dynamiczone attributes accept: components, required, min, max, configurable, pluginOptions',
-      'post.json #/attributes/cover/unique: "unique" is not an option of media attributes\n    fix: remove "unique"; media attributes accept: multiple, required, allowedTypes, configurable, pluginOptions',
-      'post.json #/attributes/seo/private: "private" is not an option of component attributes\n    fix: remove "private"; component attributes accept: component, repeatable, required, min, max, configurable, pluginOptions',
+      'post.json #/attributes/blocks/unique: "unique" is not an option of dynamiczone attributes\n    fix: remove "unique"; dynamiczone attributes accept: components, required, min, max, private, configurable, pluginOptions',
+      'post.json #/attributes/cover/unique: "unique" is not an option of media attributes\n    fix: remove "unique"; media attributes accept: multiple, required, allowedTypes, private, configurable, pluginOptions',
     ]);
   });
 
   it('lists the choices for a missing relation kind', () => {
     expect(problems({ ...single('post', { tags: { type: 'relation', target: 'api::tag.tag' } }), ...single('tag', {}) })).toEqual([
-      'post.json #/attributes/tags/relation: missing required key "relation"\n    fix: add "relation" with one of: oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay',
+      'post.json #/attributes/tags/relation: missing required key "relation"\n    fix: add "relation" with one of: oneToOne, oneToMany, manyToOne, manyToMany, oneWay, manyWay, morphToOne, morphToMany, morphOne, morphMany',
     ]);
   });
 
   it('explains Strapi options capi does not implement', () => {
-    expect(problems(single('post', { theme: { type: 'enumeration', enum: ['light'], enumName: 'Theme' } }))).toEqual([
-      'post.json #/attributes/theme/enumName: "enumName" is not supported by capi\n    fix: capi names GraphQL enums itself (ENUM_<TYPE>_<ATTRIBUTE>); remove "enumName"',
+    expect(problems({ ...single('post', { author: { type: 'relation', relation: 'oneToOne', target: 'api::tag.tag', targetAttribute: 'post' } }), ...single('tag', {}) })).toEqual([
+      'post.json #/attributes/author/targetAttribute: "targetAttribute" is not supported by capi\n    fix: write the inverse side with "inversedBy"/"mappedBy" instead of "targetAttribute"',
     ]);
   });
 
@@ -118,7 +120,7 @@ describe('structural: attribute options', () => {
   it('requires a non-empty enum list', () => {
     expect(problems(single('post', { theme: { type: 'enumeration' }, mode: { type: 'enumeration', enum: [] } }))).toEqual([
       'post.json #/attributes/mode/enum: "enum" must not be empty\n    fix: add at least one item',
-      'post.json #/attributes/theme/enum: missing required key "enum"\n    fix: add "enum": the allowed values, each a valid GraphQL enum value name',
+      'post.json #/attributes/theme/enum: missing required key "enum"\n    fix: add "enum": the allowed values (strings; GraphQL names each as Strapi does: datetime-local is datetime_local)',
     ]);
   });
 
@@ -176,8 +178,8 @@ describe('structural: the file itself', () => {
   });
 
   it('suggests a table name for an invalid collectionName', () => {
-    expect(problems(single('post', {}, { collectionName: 'my-posts' }))).toEqual([
-      'post.json #/collectionName: "collectionName" must be a table name: a letter, then letters, digits or "_", at most 63 characters\n    fix: use "my_posts"',
+    expect(problems(single('post', {}, { collectionName: 'my posts!' }))).toEqual([
+      'post.json #/collectionName: "collectionName" must be a table name: a letter, then letters, digits, "_" or "-", at most 63 characters\n    fix: use "my_posts"',
     ]);
   });
 
@@ -190,7 +192,7 @@ describe('structural: the file itself', () => {
   it('rejects content-type keys in a component', () => {
     const files = { ...single('post', {}), 'components/shared/seo.json': { kind: 'collectionType', info: { displayName: 'Seo' }, attributes: {} } };
     expect(problems(files)).toEqual([
-      'components/shared/seo.json #/kind: unknown key "kind"\n    fix: remove it; keys allowed here: collectionName, info, options, attributes',
+      'components/shared/seo.json #/kind: unknown key "kind"\n    fix: remove it; keys allowed here: collectionName, info, options, pluginOptions, config, attributes',
     ]);
   });
 });

@@ -60,12 +60,12 @@ export function filtersInput(owner: GraphqlOwner, model: GraphqlModel): InputDef
 }
 
 /**
- * Media and dynamic zones are not filterable (as in Strapi). Private attributes are not either;
- * capi's IR counts password attributes as private, so unlike Strapi it offers no filter on a
- * password hash (see docs/graphql-schema.md).
+ * Media and dynamic zones are not filterable (as in Strapi). Private attributes are not either,
+ * nor (unlike Strapi) passwords: a filter on a password hash would leak it a character at a time
+ * (see docs/graphql-schema.md).
  */
 function attributeFilterType(attribute: Attribute, model: GraphqlModel): string | undefined {
-  if (attribute.private) return undefined;
+  if (attribute.private || (attribute.kind === 'scalar' && attribute.type === 'password')) return undefined;
   switch (attribute.kind) {
     case 'scalar':
       return scalarFilterInputName(graphqlScalar(attribute.type));

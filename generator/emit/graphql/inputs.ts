@@ -31,7 +31,7 @@ export function inputType(owner: GraphqlOwner, model: GraphqlModel): InputDef {
 function attributeInputType(owner: GraphqlOwner, attribute: Attribute, model: GraphqlModel): string {
   switch (attribute.kind) {
     case 'scalar':
-      return attribute.type === 'enumeration' ? enumTypeName(owner.typeName, attribute.name) : graphqlScalar(attribute.type);
+      return attribute.type === 'enumeration' ? enumTypeName(owner.typeName, attribute) : graphqlScalar(attribute.type);
     case 'media':
       return attribute.multiple ? '[ID]' : 'ID';
     case 'relation':

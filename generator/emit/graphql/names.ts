@@ -9,9 +9,13 @@ export function lowerFirst(name: string): string {
   return name.length === 0 ? name : name[0]!.toLowerCase() + name.slice(1);
 }
 
-/** `ENUM_<TYPE>_<ATTRIBUTE>`, both upper-cased as they are (`ENUM_COMPONENTSHAREDMETASOCIAL_SOCIALNETWORK`). */
-export function enumTypeName(ownerTypeName: string, attribute: string): string {
-  return `ENUM_${ownerTypeName.toUpperCase()}_${attribute.toUpperCase()}`;
+/**
+ * The attribute's `enumName` when the schema gives one (Strapi's GraphQL plugin names the enum
+ * after it), else `ENUM_<TYPE>_<ATTRIBUTE>`, both upper-cased as they are
+ * (`ENUM_COMPONENTSHAREDMETASOCIAL_SOCIALNETWORK`).
+ */
+export function enumTypeName(ownerTypeName: string, attribute: { readonly name: string; readonly enumName?: string | undefined }): string {
+  return attribute.enumName !== undefined && attribute.enumName !== '' ? attribute.enumName : `ENUM_${ownerTypeName.toUpperCase()}_${attribute.name.toUpperCase()}`;
 }
 
 /** The union of a dynamic zone's components: `ArticleBlocksDynamicZone`. */
@@ -57,27 +61,28 @@ export interface GraphqlEnumValue {
 }
 
 const GRAPHQL_LITERALS: ReadonlySet<string> = new Set(['true', 'false', 'null']);
-const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
 /**
- * GraphQL names of an enumeration's values. Strapi names each value by slugifying it with `_`
- * as separator (so `_draft_` is served as `draft`, `a__b` as `a_b`) and prefixes GraphQL's
- * literals with `_`. capi's validator only accepts values that are GraphQL names already, so
- * Strapi's names are used whenever they stay valid and distinct; otherwise (an enumeration
- * Strapi's content-type builder would have refused, e.g. `_1st` or both `a_b` and `a__b`) the
- * values are served as written, which is always a valid schema.
+ * GraphQL names of an enumeration's values, as Strapi's GraphQL plugin names them: the value
+ * slugified with `_` as separator, case kept (`datetime-local` is `datetime_local`, `a b` is
+ * `a_b`, `_draft_` is `draft`), and GraphQL's literals prefixed with `_` (`true` is `_true`).
+ * A name that would start with a digit (`3d`), which Strapi refuses at start-up, gets the same
+ * `_` prefix (`_3d`), so that every enumeration Strapi's schema files can hold is served. REST and
+ * storage keep the value as written; the resolvers map each name to its value and back. The
+ * validator rejects values whose names would be empty or collide.
  */
 export function graphqlEnumValues(values: readonly string[]): GraphqlEnumValue[] {
-  const strapiNames = values.map(strapiEnumValueName);
-  const usable = new Set(strapiNames).size === values.length && strapiNames.every((n) => GRAPHQL_NAME.test(n));
-  return values.map((value, i) => ({ name: usable ? (strapiNames[i] as string) : value, value }));
+  return values.map((value) => ({ name: graphqlEnumValueName(value), value }));
 }
 
 /** Strapi's `toRegressedEnumValue` (slugify, keeping case) followed by its literal escape. */
-function strapiEnumValueName(value: string): string {
+export function graphqlEnumValueName(value: string): string {
   const slug = value
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/&/g, ' and ')
     .split(/[^A-Za-z0-9]+/)
     .filter((part) => part.length > 0)
     .join('_');
-  return GRAPHQL_LITERALS.has(slug) ? `_${slug}` : slug;
+  return GRAPHQL_LITERALS.has(slug) || /^[0-9]/.test(slug) ? `_${slug}` : slug;
 }

@@ -35,8 +35,9 @@ export function objectType(owner: GraphqlOwner, model: GraphqlModel): ObjectDef 
 }
 
 /**
- * The field(s) of one attribute. Private attributes (password attributes included: unlike
- * Strapi, capi never serves a password hash) have none. A required attribute is non-null,
+ * The field(s) of one attribute. Private attributes have none, as in Strapi. A password keeps its
+ * field, so that queries written against Strapi still validate, but it always resolves to null
+ * (runtime/graphql/resolvers-fields.ts): capi never serves the hash. A required attribute is non-null,
  * whatever its kind.
  */
 function attributeFields(owner: GraphqlOwner, attribute: Attribute, model: GraphqlModel): FieldDef[] {
@@ -44,8 +45,9 @@ function attributeFields(owner: GraphqlOwner, attribute: Attribute, model: Graph
   const { name, required } = attribute;
   switch (attribute.kind) {
     case 'scalar': {
-      const type = attribute.type === 'enumeration' ? enumTypeName(owner.typeName, name) : graphqlScalar(attribute.type);
-      return [{ name, type: nonNull(type, required) }];
+      const type = attribute.type === 'enumeration' ? enumTypeName(owner.typeName, attribute) : graphqlScalar(attribute.type);
+      // A password resolves to null, so it stays nullable even when required (Strapi: String!).
+      return [{ name, type: nonNull(type, required && attribute.type !== 'password') }];
     }
     case 'component': {
       const component = model.component(attribute.component);
@@ -81,7 +83,7 @@ export function enumTypes(owner: GraphqlOwner): TypeDef[] {
     .map((a) => ({
       kind: 'enum',
       group: ownerGroup(owner),
-      name: enumTypeName(owner.typeName, a.name),
+      name: enumTypeName(owner.typeName, a),
       values: graphqlEnumValues(a.enum ?? []).map((v) => v.name),
     }));
 }

@@ -69,7 +69,7 @@ function enums(typeName: string, attributes: readonly Attribute[]): object {
   for (const attribute of attributes) {
     if (attribute.kind !== 'scalar' || attribute.type !== 'enumeration') continue;
     const values = Object.fromEntries(graphqlEnumValues(attribute.enum ?? []).map((v) => [v.name, v.value]));
-    out[attribute.name] = { typeName: enumTypeName(typeName, attribute.name), values };
+    out[attribute.name] = { typeName: enumTypeName(typeName, attribute), values };
   }
   return out;
 }

@@ -173,7 +173,7 @@ export const productSchema = {
     secret: {
       kind: 'scalar',
       required: false,
-      private: true,
+      private: false,
       localized: false,
       type: 'password',
       column: 'secret',

@@ -48,6 +48,8 @@ export function attributeResolvers(runtime: GraphqlRuntime, attributes: Readonly
         resolvers[name] = (source) => rows(source, name);
         break;
       case 'scalar':
+        // In the type so that Strapi-era queries validate; the hash itself never leaves the server.
+        if (field.type === 'password') resolvers[name] = () => null;
         break;
     }
   }

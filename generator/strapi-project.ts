@@ -1,0 +1,122 @@
+/**
+ * What a Strapi project holds besides its schema files, and capi does not bring over: custom
+ * routes, controllers, services, policies, middlewares, lifecycle hooks, `src/extensions`,
+ * `src/index` lifecycle code and plugin configuration. `capi generate` and `capi validate` list
+ * each one, with where its capi counterpart lives, rather than dropping them without a word.
+ *
+ * Files Strapi generates and nobody edited (a core router, controller or service with no options,
+ * the empty `register`/`bootstrap` of `src/index`, an empty `config/plugins`) do nothing capi
+ * does not already do, and are not listed.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import type { Note } from './normalize.ts';
+
+/** Where each kind of code goes in capi; one place, so that the listing and the docs agree. */
+export const COUNTERPART = 'not yet served; see docs/moving-from-strapi.md';
+
+/** A part of a Strapi project, by what it is in Strapi's terms. */
+type PartKind =
+  | 'custom routes'
+  | 'custom controller'
+  | 'custom service'
+  | 'policy'
+  | 'middleware'
+  | 'lifecycle hooks'
+  | 'plugin extension'
+  | 'src/index lifecycle code'
+  | 'plugin configuration'
+  | 'admin panel customization';
+
+const API_FOLDERS: Readonly<Record<string, PartKind>> = {
+  routes: 'custom routes',
+  controllers: 'custom controller',
+  services: 'custom service',
+  policies: 'policy',
+  middlewares: 'middleware',
+};
+
+const CODE = /\.(js|ts|mjs|cjs|json)$/;
+
+/**
+ * The parts of the Strapi project whose `src` folder is `src`, as notes with paths relative to
+ * the project (`src/index.js`, `config/plugins.js`), in a stable order.
+ */
+export function unportedParts(src: string): Note[] {
+  const notes: Note[] = [];
+  const project = dirname(src);
+  const add = (absolute: string, kind: PartKind): void => {
+    notes.push({ file: toPosix(relative(project, absolute)), pointer: '', message: `${kind}: ${COUNTERPART}` });
+  };
+  for (const api of list(join(src, 'api'))) {
+    const apiDir = join(src, 'api', api);
+    for (const [folder, kind] of Object.entries(API_FOLDERS)) {
+      for (const file of codeFiles(join(apiDir, folder))) if (!isCoreFactory(file)) add(file, kind);
+    }
+    for (const type of list(join(apiDir, 'content-types'))) {
+      for (const file of codeFiles(join(apiDir, 'content-types', type))) if (/^lifecycles\./.test(baseName(file))) add(file, 'lifecycle hooks');
+    }
+  }
+  for (const file of codeFiles(join(src, 'policies'))) add(file, 'policy');
+  for (const file of codeFiles(join(src, 'middlewares'))) add(file, 'middleware');
+  for (const file of allFiles(join(src, 'extensions'))) if (CODE.test(file)) add(file, 'plugin extension');
+  for (const file of codeFiles(src)) if (/^index\./.test(baseName(file)) && !isEmptyIndex(file)) add(file, 'src/index lifecycle code');
+  if (allFiles(join(src, 'admin')).some((f) => /\.(js|jsx|ts|tsx)$/.test(f) && !/\.example\./.test(f))) add(join(src, 'admin'), 'admin panel customization');
+  const config = join(project, 'config');
+  for (const file of codeFiles(config)) if (/^plugins\./.test(baseName(file)) && !isEmptyPluginConfig(file)) add(file, 'plugin configuration');
+  return notes;
+}
+
+/** `factories.createCoreRouter('api::x.x')` and its siblings, with no options: Strapi's default. */
+function isCoreFactory(file: string): boolean {
+  const code = stripped(file)
+    .replace(/^['"]usestrict['"];?/, '')
+    .replace(/import(type)?\{[^}]*\}from['"]@strapi\/strapi['"];?/g, '')
+    .replace(/const\{[^}]*\}=require\(['"]@strapi\/strapi['"]\)(\.factories)?;?/g, '');
+  return /^(exportdefault|module\.exports=)(factories\.)?createCore(Router|Controller|Service)\(['"][^'"]+['"]\);?$/.test(code);
+}
+
+/** Strapi's generated `src/index`: `register` and `bootstrap` with empty bodies, or nothing. */
+function isEmptyIndex(file: string): boolean {
+  const code = stripped(file);
+  return /^(['"]usestrict['"];?)?(importtype[^;]*;)*(exportdefault|module\.exports=)\{((async)?(register|bootstrap|destroy)\([^)]*\)\{\},?)*\};?$/.test(code);
+}
+
+/** `export default () => ({})` and its CommonJS form. */
+function isEmptyPluginConfig(file: string): boolean {
+  const code = stripped(file);
+  return /^(['"]usestrict['"];?)?(exportdefault|module\.exports=)(\([^)]*\)=>\(\{\}\)|\{\});?$/.test(code) || code === '{}';
+}
+
+/** The code without comments or whitespace: enough to recognise Strapi's generated files. */
+function stripped(file: string): string {
+  return readFileSync(file, 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:])\/\/.*$/gm, '$1')
+    .replace(/\s+/g, '');
+}
+
+function codeFiles(dir: string): string[] {
+  return list(dir)
+    .map((name) => join(dir, name))
+    .filter((path) => CODE.test(path) && statSync(path).isFile());
+}
+
+function allFiles(dir: string): string[] {
+  return list(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? allFiles(path) : [path];
+  });
+}
+
+function list(dir: string): string[] {
+  return existsSync(dir) && statSync(dir).isDirectory() ? readdirSync(dir).sort() : [];
+}
+
+function baseName(path: string): string {
+  return path.slice(path.lastIndexOf(sep) + 1);
+}
+
+function toPosix(path: string): string {
+  return path.split(sep).join('/');
+}

@@ -1,0 +1,103 @@
+/**
+ * Real public Strapi 5 projects (test/fixtures/strapi-projects/<name>, each with its SOURCE.md),
+ * pointed at as a user would point capi at their own: the schema files unedited validate,
+ * generate a project that compiles, and that project starts on SQLite and PostgreSQL and answers
+ * every content type's routes, REST and GraphQL.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { capi, scratch, startServer, type RunningServer } from '../support/cli.ts';
+import { repoRoot } from '../support/model.ts';
+import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+
+const PROJECTS = join(repoRoot, 'test', 'fixtures', 'strapi-projects');
+const NAMES = readdirSync(PROJECTS).sort();
+
+interface TypeRoute {
+  readonly kind: 'collectionType' | 'singleType';
+  readonly singularName: string;
+  readonly pluralName: string;
+}
+
+/** The content types of a project, read from its schema files. */
+function routesOf(project: string): TypeRoute[] {
+  const api = join(project, 'src', 'api');
+  return readdirSync(api).flatMap((folder) => {
+    const types = join(api, folder, 'content-types');
+    return readdirSync(types).map((name) => {
+      const schema = JSON.parse(readFileSync(join(types, name, 'schema.json'), 'utf8')) as { kind: TypeRoute['kind']; info: TypeRoute };
+      return { kind: schema.kind, singularName: schema.info.singularName, pluralName: schema.info.pluralName };
+    });
+  });
+}
+
+describe('real Strapi 5 projects', () => {
+  it('are at least three, each naming its source', () => {
+    expect(NAMES.length).toBeGreaterThanOrEqual(3);
+    for (const name of NAMES) expect(readFileSync(join(PROJECTS, name, 'SOURCE.md'), 'utf8')).toMatch(/Commit: [0-9a-f]{40}/);
+  });
+
+  it.each(NAMES)('%s validates unedited', async (name) => {
+    const result = await capi(['validate', '--content-types', join(PROJECTS, name)]);
+    expect(result.stderr + result.stdout).toContain('content types are valid');
+    expect(result.code).toBe(0);
+  });
+});
+
+describe.each(NAMES.flatMap((name) => [[name, 'sqlite'] as const, [name, 'postgres'] as const]))('%s on %s', (name, client) => {
+  const space = scratch(`strapi-${name}-${client}`);
+  const out = join(space.dir, 'out');
+  const routes = routesOf(join(PROJECTS, name));
+  let database: TestDatabase | undefined;
+  let server: RunningServer | undefined;
+  let generated = { code: -1, stderr: '' };
+
+  beforeAll(async () => {
+    database = client === 'postgres' ? await createTestDatabase('capi_strapi_project') : undefined;
+    generated = await capi(['generate', '--content-types', join(PROJECTS, name), '--out', out, '--database', client]);
+    if (generated.code !== 0) return;
+    const url = database?.url ?? `file:${join(space.dir, 'data.db')}`;
+    server = await startServer(out, { DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'error' });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await database?.drop();
+    space.dispose();
+  });
+
+  it('generates a project that compiles', () => {
+    expect(generated.stderr).toContain('tsc, strict, 0 errors');
+    expect(generated.code).toBe(0);
+  });
+
+  it('answers a GET on every collection type, with and without populate=*', async () => {
+    for (const route of routes.filter((r) => r.kind === 'collectionType')) {
+      for (const query of ['', '?populate=*']) {
+        const response = await fetch(`${server?.url}/api/${route.pluralName}${query}`);
+        expect(response.status, `${route.pluralName}${query}`).toBe(200);
+        expect(await response.json()).toEqual({ data: [], meta: { pagination: { page: 1, pageSize: 25, pageCount: 0, total: 0 } } });
+      }
+    }
+  });
+
+  it('answers a GET on every single type with Not Found while it is empty, as Strapi does', async () => {
+    for (const route of routes.filter((r) => r.kind === 'singleType')) {
+      const response = await fetch(`${server?.url}/api/${route.singularName}?populate=*`);
+      expect(response.status, route.singularName).toBe(404);
+      expect(((await response.json()) as { error: { name: string } }).error.name).toBe('NotFoundError');
+    }
+  });
+
+  it('serves the GraphQL schema', async () => {
+    const response = await fetch(`${server?.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ __schema { queryType { fields { name } } } }' }),
+    });
+    expect(response.status).toBe(200);
+    const fields = ((await response.json()) as { data: { __schema: { queryType: { fields: { name: string }[] } } } }).data.__schema.queryType.fields.map((f) => f.name);
+    expect(fields.length).toBeGreaterThan(routes.length);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Every key Strapi 5's Content-Type Builder, its core plugins and common community plugins write
+ * is accepted: the ones that change the content API are served, the others ignored.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadSchemas } from '../../generator/load.ts';
+import { buildModel } from '../../generator/model/build.ts';
+import { normalizeSchemas } from '../../generator/normalize.ts';
+import { component, problems, single, writeModel, type Json } from './helpers.ts';
+
+/** A content type written as Strapi's admin and plugins write one, with every key they use. */
+const STRAPI_WRITTEN: Record<string, Json> = {
+  'article.json': {
+    kind: 'collectionType',
+    collectionName: 'kudos-articles',
+    info: { singularName: 'article', pluralName: 'articles', displayName: 'Article', description: '', icon: 'file' },
+    options: { draftAndPublish: true, comment: '', reviewWorkflows: true, populateCreatorFields: false, privateAttributes: ['internal'] },
+    pluginOptions: { i18n: { localized: true }, 'content-manager': { visible: true }, 'content-type-builder': { visible: true }, seo: true },
+    config: { layouts: { list: ['title'] } },
+    attributes: {
+      title: { type: 'string', required: true, displayName: 'Title', conditions: { visible: { '==': [{ var: 'kind' }, 'post'] } }, pluginOptions: { i18n: { localized: true } } },
+      internal: { type: 'text', searchable: false, column: { notNullable: false } },
+      color: { type: 'customField', customField: 'plugin::color-picker.color', options: { format: 'hex' }, required: true },
+      tags: { type: 'customField', customField: 'plugin::multi-select.multi-select', options: ['a', 'b'], default: [] },
+      body: { type: 'customField', customField: 'plugin::ckeditor5.CKEditor', options: { preset: 'defaultHtml' }, maxLength: 5000 },
+      geo: { type: 'customField', customField: 'plugin::acme.map-pin', options: {} },
+      kind: { type: 'enumeration', enum: ['datetime-local', '3d', 'a b', 'post'], enumName: 'article_kind' },
+      author: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user', inversedBy: 'articles' },
+      editor: { type: 'relation', relation: 'oneToOne', target: 'admin::user', useJoinTable: false, private: true },
+      owners: { type: 'relation', relation: 'morphToMany' },
+      related: { type: 'relation', relation: 'oneToMany', target: 'api::article.article', private: true, writable: true, visible: true, required: false },
+      cover: { type: 'media', multiple: false, allowedTypes: ['images'], private: true, displayName: 'Cover' },
+      seo: { type: 'component', component: 'shared.seo', repeatable: false, private: true, displayName: 'Seo' },
+      blocks: { type: 'dynamiczone', components: ['shared.seo'], private: true },
+    },
+  },
+  'components/shared/seo.json': {
+    collectionName: 'components_shared_seos',
+    info: { displayName: 'Seo', icon: 'search', description: '' },
+    options: {},
+    pluginOptions: {},
+    config: {},
+    attributes: { metaTitle: { type: 'string', displayName: 'Meta title' }, status: { type: 'enumeration', enum: ['a', 'b'] } },
+  },
+};
+
+describe('keys Strapi writes', () => {
+  it('are all accepted: no problem in a file that uses every one of them', () => {
+    expect(problems(STRAPI_WRITTEN)).toEqual([]);
+  });
+
+  it('are normalized away before the model is built: custom fields as their stored type, privateAttributes as private', () => {
+    const normalized = normalizeSchemas(loadSchemas(writeModel(STRAPI_WRITTEN)).files);
+    const model = buildModel(normalized.files);
+    const article = model.contentTypes[0]!;
+    const byName = Object.fromEntries(article.attributes.map((a) => [a.name, a]));
+    expect(Object.keys(byName)).toEqual(['title', 'internal', 'color', 'tags', 'body', 'geo', 'kind', 'related', 'cover', 'seo', 'blocks']);
+    expect(byName['color']).toMatchObject({ kind: 'scalar', type: 'string', required: true });
+    expect(byName['tags']).toMatchObject({ kind: 'scalar', type: 'json', default: [] });
+    expect(byName['body']).toMatchObject({ kind: 'scalar', type: 'richtext', maxLength: 5000 });
+    expect(byName['geo']).toMatchObject({ kind: 'scalar', type: 'json' });
+    expect(byName['internal']).toMatchObject({ private: true });
+    expect(['related', 'cover', 'seo', 'blocks'].map((n) => byName[n]?.private)).toEqual([true, true, true, true]);
+    expect(article.names.table).toBe('kudos-articles');
+    expect(normalized.notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`)).toEqual([
+      'article.json #/attributes/geo: custom field plugin::acme.map-pin is unknown to capi: served as json',
+      'article.json #/attributes/author: relation "author" to plugin::users-permissions.user is not served: capi does not generate plugin::users-permissions.user yet (see docs/moving-from-strapi.md)',
+      'article.json #/attributes/editor: relation "editor" to admin::user is not served: capi does not generate admin::user yet (see docs/moving-from-strapi.md)',
+      'article.json #/attributes/owners: polymorphic relation "owners" (morphToMany) is not served (see docs/moving-from-strapi.md)',
+    ]);
+  });
+
+  it('check the options of a custom field against the type it stores', () => {
+    const files = single('post', { color: { type: 'customField', customField: 'plugin::color-picker.color', maxLength: 3, default: '#ff0000' } });
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/color/default: default "#ff0000" is longer than "maxLength" (3)\n    fix: shorten the default, or raise "maxLength"',
+    ]);
+  });
+
+  it('still name a misspelt key, and leave ignored keys out of the suggestions', () => {
+    expect(problems(single('post', { title: { type: 'string', displayNme: 'Title' } }))).toEqual([
+      'post.json #/attributes/title/displayNme: unknown key "displayNme"\n    fix: remove it; keys allowed here: required, unique, default, minLength, maxLength, regex, private, configurable, pluginOptions',
+    ]);
+  });
+});
+
+describe('status as an attribute name', () => {
+  it('is reserved beside draft & publish, where it is the publication state', () => {
+    expect(problems(single('post', { status: { type: 'string' } }, { options: { draftAndPublish: true } }))).toEqual([
+      'post.json #/attributes/status: attribute name "status" is reserved: Strapi reserves it for the publication state of types with draft & publish\n    fix: rename the attribute',
+    ]);
+  });
+
+  it('is an ordinary attribute without draft & publish and in components, as in Strapi 5', () => {
+    const files = { ...single('post', { status: { type: 'string' } }), 'components/shared/x.json': component('X', { status: { type: 'string' } }) };
+    expect(problems(files)).toEqual([]);
+  });
+});
+
+describe('enumName', () => {
+  it('names the GraphQL enum as Strapi does, so it must be a GraphQL name and unique', () => {
+    const files = {
+      ...single('post', { kind: { type: 'enumeration', enum: ['a'], enumName: 'Tag' }, mode: { type: 'enumeration', enum: ['b'], enumName: 'bad-name' } }),
+      ...single('tag', { size: { type: 'enumeration', enum: ['s'], enumName: '' } }),
+    };
+    expect(problems(files)).toEqual([
+      'post.json #/attributes/kind: enumeration "kind" gets the enum "Tag", which is already the GraphQL type of singularName "tag" (tag.json)\n    fix: choose another enumName',
+      'post.json #/attributes/mode/enumName: "enumName" must be a GraphQL type name: a letter, then letters, digits or "_"\n    fix: set "enumName" to a GraphQL type name: a letter, then letters, digits or "_"',
+    ]);
+  });
+});
