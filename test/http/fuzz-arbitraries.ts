@@ -36,6 +36,11 @@ export type FormPart =
   | { readonly name: string; readonly value: string }
   | { readonly name: string; readonly file: { readonly bytes: Uint8Array; readonly filename: string; readonly type: string } };
 
+/** encodeURIComponent, with lone surrogates (which it refuses) made well-formed first. */
+function enc(value: string): string {
+  return encodeURIComponent(value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+}
+
 /** Strings every column or parser has to survive. */
 const HOSTILE_TEXT = [
   '',
@@ -142,20 +147,20 @@ export class FuzzModel {
     const path = fc.constantFrom(...paths);
     const brackets = (p: string): string => p.split('.').map((k) => `[${k}]`).join('');
     const filter = fc.tuple(path, fc.constantFrom(...OPERATORS, ''), fc.option(fc.nat({ max: 2 }), { nil: undefined }), queryText).map(
-      ([p, op, index, value]) => `filters${brackets(p)}${op === '' ? '' : `[${op}]`}${index === undefined ? '' : `[${index}]`}=${encodeURIComponent(value)}`,
+      ([p, op, index, value]) => `filters${brackets(p)}${op === '' ? '' : `[${op}]`}${index === undefined ? '' : `[${index}]`}=${enc(value)}`,
     );
     const logical = fc.tuple(fc.constantFrom('$and', '$or', '$not'), fc.nat({ max: 3 }), path, queryText).map(
-      ([op, index, p, value]) => `filters[${op}][${index}]${brackets(p)}[$eq]=${encodeURIComponent(value)}`,
+      ([op, index, p, value]) => `filters[${op}][${index}]${brackets(p)}[$eq]=${enc(value)}`,
     );
-    const sort = fc.tuple(path, fc.constantFrom('asc', 'desc', 'ASC', 'up', '')).map(([p, d]) => `sort=${encodeURIComponent(d === '' ? p : `${p}:${d}`)}`);
-    const pagination = fc.tuple(fc.constantFrom('page', 'pageSize', 'start', 'limit', 'withCount'), queryText).map(([k, v]) => `pagination[${k}]=${encodeURIComponent(v)}`);
+    const sort = fc.tuple(path, fc.constantFrom('asc', 'desc', 'ASC', 'up', '')).map(([p, d]) => `sort=${enc(d === '' ? p : `${p}:${d}`)}`);
+    const pagination = fc.tuple(fc.constantFrom('page', 'pageSize', 'start', 'limit', 'withCount'), queryText).map(([k, v]) => `pagination[${k}]=${enc(v)}`);
     const populate = fc.oneof(
       fc.constantFrom('populate=*', 'populate[0]=*', 'populate=%00'),
       fc.tuple(fc.constantFrom(...Object.keys(type.attributes)), path).map(([a, p]) => `populate[${a}][filters]${brackets(p)}[$eq]=1`),
-      fc.tuple(fc.constantFrom(...Object.keys(type.attributes)), path, fc.constantFrom('asc', 'desc')).map(([a, p, d]) => `populate[${a}][sort]=${encodeURIComponent(`${p}:${d}`)}`),
+      fc.tuple(fc.constantFrom(...Object.keys(type.attributes)), path, fc.constantFrom('asc', 'desc')).map(([a, p, d]) => `populate[${a}][sort]=${enc(`${p}:${d}`)}`),
     );
     const other = fc.oneof(
-      fc.tuple(fc.constantFrom('locale', 'status', 'fields[0]', '_q', 'publicationFilter'), queryText).map(([k, v]) => `${k}=${encodeURIComponent(v)}`),
+      fc.tuple(fc.constantFrom('locale', 'status', 'fields[0]', '_q', 'publicationFilter'), queryText).map(([k, v]) => `${k}=${enc(v)}`),
       fc.constantFrom('locale=*', 'locale=fr', 'status=draft', 'status=published'),
       fc.nat({ max: 3000 }).map((n) => `${'filters'}${'[$and][0]'.repeat(Math.min(n, 40))}[id]=1`),
     );
@@ -167,14 +172,14 @@ export class FuzzModel {
       fc.tuple(fc.option(this.documentRef(), { nil: undefined }), this.query(type)).map(([id, qs]): FuzzRequest => ({
         kind: 'rest-query',
         method: 'GET',
-        path: `/api/${type.pluralName}${id === undefined ? '' : `/${encodeURIComponent(id)}`}?${qs}`,
+        path: `/api/${type.pluralName}${id === undefined ? '' : `/${enc(id)}`}?${qs}`,
       })),
     );
     const single = fc.constantFrom(...this.singles).chain((type) => this.query(type).map((qs): FuzzRequest => ({ kind: 'rest-query', method: 'GET', path: `/api/${type.singularName}?${qs}` })));
     const files = fc.tuple(fc.option(this.fileRef(), { nil: undefined }), queryText).map(([id, v]): FuzzRequest => ({
       kind: 'rest-query',
       method: 'GET',
-      path: `/api/upload/files${id === undefined ? '' : `/${encodeURIComponent(String(id))}`}?filters[size][$gt]=${encodeURIComponent(v)}&sort=size:desc`,
+      path: `/api/upload/files${id === undefined ? '' : `/${enc(String(id))}`}?filters[size][$gt]=${enc(v)}&sort=size:desc`,
     }));
     return fc.oneof({ weight: 4, arbitrary: collection }, { weight: 1, arbitrary: single }, { weight: 1, arbitrary: files });
   }
@@ -247,12 +252,12 @@ export class FuzzModel {
       fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'POST', path: `/api/${type.pluralName}${s}`, body })),
     );
     const update = fc.constantFrom(...this.collections).chain((type) =>
-      fc.tuple(this.documentRef(), this.body(type), status).map(([id, body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.pluralName}/${encodeURIComponent(id)}${s}`, body })),
+      fc.tuple(this.documentRef(), this.body(type), status).map(([id, body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.pluralName}/${enc(id)}${s}`, body })),
     );
     const single = fc.constantFrom(...this.singles).chain((type) =>
       fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.singularName}${s}`, body })),
     );
-    const remove = fc.tuple(fc.constantFrom(...this.collections), this.documentRef(), status).map(([type, id, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.pluralName}/${encodeURIComponent(id)}${s}` }));
+    const remove = fc.tuple(fc.constantFrom(...this.collections), this.documentRef(), status).map(([type, id, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.pluralName}/${enc(id)}${s}` }));
     return fc.oneof({ weight: 3, arbitrary: create }, { weight: 3, arbitrary: update }, { weight: 1, arbitrary: single }, { weight: 1, arbitrary: remove });
   }
 
@@ -274,7 +279,7 @@ export class FuzzModel {
       ([files, fileInfo, id]): FuzzRequest => ({
         kind: 'multipart',
         method: 'POST',
-        path: id === undefined ? '/api/upload' : `/api/upload?id=${encodeURIComponent(String(id))}`,
+        path: id === undefined ? '/api/upload' : `/api/upload?id=${enc(String(id))}`,
         body: {
           form: [
             ...files.map((f): FormPart => ({ name: 'files', file: f })),
@@ -283,7 +288,7 @@ export class FuzzModel {
         },
       }),
     );
-    const remove = this.fileRef().map((id): FuzzRequest => ({ kind: 'multipart', method: 'DELETE', path: `/api/upload/files/${encodeURIComponent(String(id))}` }));
+    const remove = this.fileRef().map((id): FuzzRequest => ({ kind: 'multipart', method: 'DELETE', path: `/api/upload/files/${enc(String(id))}` }));
     return fc.oneof({ weight: 4, arbitrary: upload }, { weight: 1, arbitrary: remove });
   }
 
