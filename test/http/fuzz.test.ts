@@ -6,7 +6,7 @@
  * (test/support/invariants.ts) broken afterwards.
  *
  * fast-check runs with a fixed seed and a bounded count and time: FUZZ_RUNS requests per database
- * (default 400) within FUZZ_SECONDS (default 90). `npm run fuzz -- --runs N` runs more before a
+ * (default 3,000) within FUZZ_SECONDS (default 90). `npm run fuzz -- --runs N` runs more before a
  * release (bin: test/http/fuzz-cli.ts). Every failure is collected (not just the first), so one
  * run lists all the classes of problems it met.
  */
@@ -16,7 +16,7 @@ import { checkInvariants } from '../support/invariants.ts';
 import { FuzzModel, type FuzzRequest } from './fuzz-arbitraries.ts';
 import { startFuzzServer, type FuzzServer } from './fuzz-server.ts';
 
-const runs = Number(process.env.FUZZ_RUNS ?? 400);
+const runs = Number(process.env.FUZZ_RUNS ?? 3000);
 const seconds = Number(process.env.FUZZ_SECONDS ?? 90);
 const seed = Number(process.env.FUZZ_SEED ?? 20261123);
 /** One request may take this long before it counts as a hang. */
