@@ -2,7 +2,7 @@
  * Database invariants of the storage layout (docs/architecture.md) that no sequence of requests
  * may break, checked with plain SQL on either database: every link row's owner and target exist,
  * every component row's parent exists, every media link's file and owner exist, no two documents
- * share a unique value among published versions of a locale, and a document has at most one
+ * share a unique value among published versions of a locale (the empty string aside, as in Strapi), and a document has at most one
  * draft and one published version per locale. Each query returns offending rows; the report
  * lists them by invariant.
  */
@@ -16,6 +16,7 @@ export interface InvariantViolation {
 }
 
 const q = (name: string): string => `"${name}"`;
+const TEXT_TYPES: ReadonlySet<string> = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration']);
 
 interface Owner {
   readonly uid: string;
@@ -73,9 +74,11 @@ export function invariantQueries(model: ModelSchema): { readonly invariant: stri
     for (const [name, field] of Object.entries(type.attributes)) {
       if (field.kind !== 'scalar' || !(field.unique || field.type === 'uid')) continue;
       const column = q(field.column);
+      // Strapi checks no uniqueness for an empty string (nor does capi): several may hold it.
+      const nonEmpty = TEXT_TYPES.has(field.type) ? ` AND ${column} <> ''` : '';
       queries.push({
         invariant: `${type.uid}.${name}: a unique value held by several published documents`,
-        sql: `SELECT ${column} AS value FROM ${q(type.table)} WHERE published_at IS NOT NULL AND ${column} IS NOT NULL GROUP BY ${column}${locale} HAVING count(DISTINCT document_id) > 1 LIMIT 10`,
+        sql: `SELECT ${column} AS value FROM ${q(type.table)} WHERE published_at IS NOT NULL AND ${column} IS NOT NULL${nonEmpty} GROUP BY ${column}${locale} HAVING count(DISTINCT document_id) > 1 LIMIT 10`,
       });
     }
   }
