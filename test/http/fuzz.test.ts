@@ -5,8 +5,9 @@
  * INTERNAL_SERVER_ERROR, any request the server does not answer, and any database invariant
  * (test/support/invariants.ts) broken afterwards.
  *
- * fast-check runs with a fixed seed and a bounded count and time: FUZZ_RUNS requests per database
- * (default 3,000) within FUZZ_SECONDS (default 90). `npm run fuzz -- --runs N` runs more before a
+ * fast-check runs with a fixed seed and a bounded count and time: FUZZ_RUNS rounds per database
+ * (default 3,000; a round is one to four concurrent requests, 2.5 on average) within FUZZ_SECONDS
+ * (default 90). `npm run fuzz -- --runs N` runs more before a
  * release (bin: test/http/fuzz-cli.ts). Every failure is collected (not just the first), so one
  * run lists all the classes of problems it met.
  */
@@ -66,25 +67,30 @@ describe.each(['sqlite', 'postgres'] as const)('fuzz on %s', (database) => {
   });
   afterAll(async () => server?.stop());
 
-  it(`answers ${runs} hostile requests with no 5xx and no internal error, and keeps the database consistent`, { timeout: (seconds + 120) * 1000 }, async () => {
+  it(`answers ${runs} rounds of hostile requests with no 5xx and no internal error, and keeps the database consistent`, { timeout: (seconds + 120) * 1000 }, async () => {
     const failures: Failure[] = [];
     const seen = new Set<string>();
     let sent = 0;
     await fc.assert(
-      fc.asyncProperty(model.any(), async (request) => {
-        sent += 1;
-        let problem: string | undefined;
-        try {
-          problem = await problemOf(await send(server.url, request));
-        } catch (error) {
-          problem = `no answer: ${error instanceof Error ? error.message : String(error)}`;
-        }
-        if (problem === undefined) return;
-        // One example per distinct problem text keeps the report readable.
-        const key = `${request.kind} ${problem.replace(/"[^"]*"/g, '"…"').slice(0, 120)}`;
-        if (seen.has(key)) return;
-        seen.add(key);
-        failures.push({ request: describeRequest(request), problem });
+      // A round is one to four requests sent at once: writes race each other as they would in use.
+      fc.asyncProperty(fc.array(model.any(), { minLength: 1, maxLength: 4 }), async (round) => {
+        sent += round.length;
+        await Promise.all(
+          round.map(async (request) => {
+            let problem: string | undefined;
+            try {
+              problem = await problemOf(await send(server.url, request));
+            } catch (error) {
+              problem = `no answer: ${error instanceof Error ? error.message : String(error)}`;
+            }
+            if (problem === undefined) return;
+            // One example per distinct problem text keeps the report readable.
+            const key = `${request.kind} ${problem.replace(/"[^"]*"/g, '"…"').slice(0, 120)}`;
+            if (seen.has(key)) return;
+            seen.add(key);
+            failures.push({ request: describeRequest(request), problem });
+          }),
+        );
       }),
       { seed, numRuns: runs, interruptAfterTimeLimit: seconds * 1000, endOnFailure: true },
     );
