@@ -105,6 +105,7 @@ function deepJsonText(depth: number, kind: 'object' | 'array'): string {
 }
 const DEEP = '__DEEP__';
 
+const SYSTEM_KEYS = ['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'locale', 'localizations', 'createdBy', '__proto__', 'constructor', 'unknownKey', '', '$eq'];
 const OPERATORS = ['$eq', '$eqi', '$ne', '$nei', '$lt', '$lte', '$gt', '$gte', '$in', '$notIn', '$contains', '$notContains', '$containsi', '$startsWith', '$endsWith', '$null', '$notNull', '$between'];
 
 export class FuzzModel {
@@ -113,11 +114,15 @@ export class FuzzModel {
   readonly documentIds: readonly string[];
   readonly fileIds: readonly number[];
   readonly schema: GraphQLSchema;
+  /** Attribute name → scalar type, across the model (names reused with another type are rare and harmless here). */
+  readonly scalarTypes = new Map<string, string>();
 
   constructor(
     readonly model: ModelSchema,
     readonly seeded: Seeded,
     sdl: string,
+    /** Seeded documentIds by content-type uid: ids of the right type reach further than 404. */
+    readonly documents: Readonly<Record<string, readonly string[]>> = {},
   ) {
     const types = Object.values(model.contentTypes);
     this.collections = types.filter((t) => t.kind === 'collectionType');
@@ -125,11 +130,15 @@ export class FuzzModel {
     this.documentIds = Object.values(seeded.doc);
     this.fileIds = Object.values(seeded.file);
     this.schema = buildSchema(sdl);
+    for (const owner of [...types, ...Object.values(model.components)]) {
+      for (const [name, field] of Object.entries(owner.attributes)) if (field.kind === 'scalar') this.scalarTypes.set(name, field.type);
+    }
+    for (const [name, type] of [['id', 'integer'], ['createdAt', 'datetime'], ['size', 'decimal'], ['width', 'integer']] as const) this.scalarTypes.set(name, type);
   }
 
   /** Attribute paths to filter or sort by: scalars, and scalars one relation or component away. */
-  paths(type: { readonly attributes: Readonly<Record<string, Field>> }, depth = 1): string[] {
-    const out: string[] = ['id', 'documentId', 'createdAt', 'locale'];
+  paths(type: { readonly attributes: Readonly<Record<string, Field>>; readonly localized?: boolean }, depth = 1): string[] {
+    const out: string[] = ['id', 'documentId', 'createdAt', ...(type.localized === true ? ['locale'] : [])];
     for (const [name, field] of Object.entries(type.attributes)) {
       if (field.kind === 'scalar') out.push(name);
       if (depth === 0) continue;
@@ -142,17 +151,33 @@ export class FuzzModel {
 
   // ---------------------------------------------------------------- REST query strings
 
+  /** A plausible value for the last attribute of a path (by its name's type anywhere in the model), or a hostile one. */
+  queryValue(path: string): fc.Arbitrary<string> {
+    const type = this.scalarTypes.get(path.split('.').at(-1) ?? '');
+    const plausible: fc.Arbitrary<string> =
+      type === 'integer' || type === 'float' || type === 'decimal' || type === 'biginteger'
+        ? fc.integer({ min: -5, max: 30 }).map(String)
+        : type === 'boolean'
+          ? fc.constantFrom('true', 'false')
+          : type === 'date' || type === 'datetime' || type === 'timestamp'
+            ? fc.constantFrom('2024-01-01', '2024-05-01T10:00:00.000Z', '2030-12-31')
+            : type === 'time'
+              ? fc.constantFrom('09:00', '12:30:00.000')
+              : fc.constantFrom('a', 'Ada', 'news', 'hello-world', 'Widget', 'en');
+    return fc.oneof({ weight: 5, arbitrary: plausible }, { weight: 1, arbitrary: queryText });
+  }
+
   query(type: ContentTypeSchema): fc.Arbitrary<string> {
     const paths = this.paths(type);
     const path = fc.constantFrom(...paths);
     const brackets = (p: string): string => p.split('.').map((k) => `[${k}]`).join('');
-    const filter = fc.tuple(path, fc.constantFrom(...OPERATORS, ''), fc.option(fc.nat({ max: 2 }), { nil: undefined }), queryText).map(
+    const filter = fc.tuple(path, fc.constantFrom(...OPERATORS, ''), fc.option(fc.nat({ max: 2 }), { nil: undefined })).chain(([p, op, index]) => this.queryValue(p).map((value) => [p, op, index, value] as const)).map(
       ([p, op, index, value]) => `filters${brackets(p)}${op === '' ? '' : `[${op}]`}${index === undefined ? '' : `[${index}]`}=${enc(value)}`,
     );
     const logical = fc.tuple(fc.constantFrom('$and', '$or', '$not'), fc.nat({ max: 3 }), path, queryText).map(
       ([op, index, p, value]) => `filters[${op}][${index}]${brackets(p)}[$eq]=${enc(value)}`,
     );
-    const sort = fc.tuple(path, fc.constantFrom('asc', 'desc', 'ASC', 'up', '')).map(([p, d]) => `sort=${enc(d === '' ? p : `${p}:${d}`)}`);
+    const sort = fc.tuple(path, fc.constantFrom('asc', 'desc', 'asc', 'desc', 'ASC', 'up', '')).map(([p, d]) => `sort=${enc(d === '' ? p : `${p}:${d}`)}`);
     const pagination = fc.tuple(fc.constantFrom('page', 'pageSize', 'start', 'limit', 'withCount'), queryText).map(([k, v]) => `pagination[${k}]=${enc(v)}`);
     const populate = fc.oneof(
       fc.constantFrom('populate=*', 'populate[0]=*', 'populate=%00'),
@@ -162,14 +187,14 @@ export class FuzzModel {
     const other = fc.oneof(
       fc.tuple(fc.constantFrom('locale', 'status', 'fields[0]', '_q', 'publicationFilter'), queryText).map(([k, v]) => `${k}=${enc(v)}`),
       fc.constantFrom('locale=*', 'locale=fr', 'status=draft', 'status=published'),
-      fc.nat({ max: 3000 }).map((n) => `${'filters'}${'[$and][0]'.repeat(Math.min(n, 40))}[id]=1`),
+      fc.nat({ max: 12 }).map((n) => `filters${'[$and][0]'.repeat(n)}[id]=1`),
     );
-    return fc.array(fc.oneof(filter, logical, sort, pagination, populate, other), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('&'));
+    return fc.array(fc.oneof(filter, logical, sort, pagination, populate, other), { minLength: 1, maxLength: 4 }).map((parts) => parts.join('&'));
   }
 
   restQuery(): fc.Arbitrary<FuzzRequest> {
     const collection = fc.constantFrom(...this.collections).chain((type) =>
-      fc.tuple(fc.option(this.documentRef(), { nil: undefined }), this.query(type)).map(([id, qs]): FuzzRequest => ({
+      fc.tuple(fc.option(this.documentRef(type.uid), { nil: undefined }), this.query(type)).map(([id, qs]): FuzzRequest => ({
         kind: 'rest-query',
         method: 'GET',
         path: `/api/${type.pluralName}${id === undefined ? '' : `/${enc(id)}`}?${qs}`,
@@ -184,8 +209,14 @@ export class FuzzModel {
     return fc.oneof({ weight: 4, arbitrary: collection }, { weight: 1, arbitrary: single }, { weight: 1, arbitrary: files });
   }
 
-  documentRef(): fc.Arbitrary<string> {
-    return fc.oneof(fc.constantFrom(...this.documentIds), fc.constantFrom('a\u0000b', 'x'.repeat(300), '%', '0', '2147483648', 'constructor'), fc.string({ maxLength: 30 }));
+  documentRef(uid?: string): fc.Arbitrary<string> {
+    const own = uid === undefined ? [] : (this.documents[uid] ?? []);
+    return fc.oneof(
+      { weight: own.length > 0 ? 12 : 0, arbitrary: own.length > 0 ? fc.constantFrom(...own) : fc.constant('') },
+      { weight: 6, arbitrary: fc.constantFrom(...this.documentIds) },
+      { weight: 1, arbitrary: fc.constantFrom('a\u0000b', 'x'.repeat(300), '%', '0', '2147483648', 'constructor') },
+      { weight: 1, arbitrary: fc.string({ maxLength: 30 }) },
+    );
   }
 
   fileRef(): fc.Arbitrary<unknown> {
@@ -203,13 +234,14 @@ export class FuzzModel {
         return fc.oneof(hostileScalar, ...typed, ...deep);
       }
       case 'relation': {
-        const ids = fc.array(this.documentRef(), { maxLength: 3 });
+        const ref = this.documentRef(field.target);
+        const ids = fc.array(ref, { maxLength: 3 });
         return fc.oneof(
-          this.documentRef(),
+          ref,
           ids,
           fc.record({ connect: ids }, { requiredKeys: [] }),
           fc.record({ disconnect: ids, set: ids }, { requiredKeys: [] }),
-          fc.record({ connect: fc.array(fc.record({ documentId: this.documentRef(), locale: fc.constantFrom('en', 'fr', 'a\u0000'), position: fc.record({ before: this.documentRef(), start: fc.boolean() }, { requiredKeys: [] }) }, { requiredKeys: [] }), { maxLength: 2 }) }),
+          fc.record({ connect: fc.array(fc.record({ documentId: ref, locale: fc.constantFrom('en', 'fr', 'a\u0000'), position: fc.record({ before: ref, start: fc.boolean() }, { requiredKeys: [] }) }, { requiredKeys: [] }), { maxLength: 2 }) }),
           hostileScalar,
         );
       }
@@ -234,9 +266,12 @@ export class FuzzModel {
 
   object(attributes: Readonly<Record<string, Field>>, depth: number): fc.Arbitrary<Record<string, unknown>> {
     const names = Object.keys(attributes);
-    return fc
+    const known = fc
       .uniqueArray(fc.constantFrom(...names), { maxLength: Math.min(names.length, 5) })
       .chain((chosen) => fc.tuple(...chosen.map((name) => this.value(attributes[name] as Field, depth))).map((values) => Object.fromEntries(chosen.map((name, i) => [name, values[i]]))));
+    // Keys that are not attributes, or are system fields a body may not set.
+    const foreign = fc.dictionary(fc.constantFrom(...SYSTEM_KEYS), hostileScalar, { maxKeys: 2 });
+    return fc.tuple(known, fc.option(foreign, { freq: 5, nil: undefined })).map(([data, extra]) => (extra === undefined ? data : { ...extra, ...data }));
   }
 
   body(type: ContentTypeSchema): fc.Arbitrary<string> {
@@ -247,18 +282,19 @@ export class FuzzModel {
   }
 
   restBody(): fc.Arbitrary<FuzzRequest> {
-    const status = fc.constantFrom('', '?status=draft', '?status=published', '?locale=fr', '?locale=a%00', '?status=draft&locale=fr');
+    const status = fc.constantFrom('', '?status=draft', '?status=published', '?locale=fr', '?locale=a%00', '?status=draft&locale=fr', '?locale=*', '?locale=xx', '?status=draft&locale=en');
     const create = fc.constantFrom(...this.collections).chain((type) =>
       fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'POST', path: `/api/${type.pluralName}${s}`, body })),
     );
     const update = fc.constantFrom(...this.collections).chain((type) =>
-      fc.tuple(this.documentRef(), this.body(type), status).map(([id, body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.pluralName}/${enc(id)}${s}`, body })),
+      fc.tuple(this.documentRef(type.uid), this.body(type), status).map(([id, body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.pluralName}/${enc(id)}${s}`, body })),
     );
     const single = fc.constantFrom(...this.singles).chain((type) =>
       fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.singularName}${s}`, body })),
     );
-    const remove = fc.tuple(fc.constantFrom(...this.collections), this.documentRef(), status).map(([type, id, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.pluralName}/${enc(id)}${s}` }));
-    return fc.oneof({ weight: 3, arbitrary: create }, { weight: 3, arbitrary: update }, { weight: 1, arbitrary: single }, { weight: 1, arbitrary: remove });
+    const remove = fc.constantFrom(...this.collections).chain((type) => fc.tuple(fc.constant(type), this.documentRef(type.uid), status)).map(([type, id, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.pluralName}/${enc(id)}${s}` }));
+    const removeSingle = fc.tuple(fc.constantFrom(...this.singles), status).map(([type, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.singularName}${s}` }));
+    return fc.oneof({ weight: 3, arbitrary: create }, { weight: 3, arbitrary: update }, { weight: 1, arbitrary: single }, { weight: 1, arbitrary: remove }, { weight: 1, arbitrary: removeSingle });
   }
 
   // ---------------------------------------------------------------- multipart

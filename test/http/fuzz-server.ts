@@ -18,6 +18,8 @@ export interface FuzzServer {
   readonly url: string;
   readonly model: ModelSchema;
   readonly seeded: Seeded;
+  /** Seeded documentIds by content-type uid. */
+  readonly documents: Readonly<Record<string, readonly string[]>>;
   /** The served GraphQL SDL (src/graphql/schema.graphql of the generated project). */
   readonly sdl: string;
   /** A connection of the test's own, for invariant checks. */
@@ -65,10 +67,16 @@ export async function startFuzzServer(database: 'sqlite' | 'postgres'): Promise<
     pg === undefined ? { client: 'sqlite', filename: sqliteFile, label: 'fuzz.db' } : { client: 'postgres', url: pg.url, label: pg.name, pool: { max: 2 } },
   );
   const seeded = (await seedConformance(db, model)).seeded();
+  const documents: Record<string, string[]> = {};
+  for (const type of Object.values(model.contentTypes)) {
+    const rows = await db.query<{ document_id: string }>(`SELECT DISTINCT document_id FROM "${type.table}" ORDER BY document_id`);
+    documents[type.uid] = rows.map((row) => row.document_id);
+  }
   return {
     url: server.url,
     model,
     seeded,
+    documents,
     sdl: readFileSync(join(project, 'src', 'graphql', 'schema.graphql'), 'utf8'),
     db,
     output: server.output,

@@ -45,8 +45,10 @@ async function send(base: string, request: FuzzRequest): Promise<Response> {
 }
 
 /** What is wrong with an answer, or undefined. */
-async function problemOf(response: Response): Promise<string | undefined> {
+async function problemOf(response: Response, tally: Map<string, number>, kind: string): Promise<string | undefined> {
   const text = await response.text();
+  const outcome = `${kind} ${String(response.status).slice(0, 1)}xx${text.includes('"errors"') ? ' with errors' : ''}`;
+  tally.set(outcome, (tally.get(outcome) ?? 0) + 1);
   if (response.status >= 500) return `HTTP ${response.status}: ${text.slice(0, 300)}`;
   if (text.includes('INTERNAL_SERVER_ERROR')) return `INTERNAL_SERVER_ERROR: ${text.slice(0, 300)}`;
   return undefined;
@@ -63,13 +65,15 @@ describe.each(['sqlite', 'postgres'] as const)('fuzz on %s', (database) => {
 
   beforeAll(async () => {
     server = await startFuzzServer(database);
-    model = new FuzzModel(server.model, server.seeded, server.sdl);
+    model = new FuzzModel(server.model, server.seeded, server.sdl, server.documents);
   });
   afterAll(async () => server?.stop());
 
   it(`answers ${runs} rounds of hostile requests with no 5xx and no internal error, and keeps the database consistent`, { timeout: (seconds + 120) * 1000 }, async () => {
     const failures: Failure[] = [];
     const seen = new Set<string>();
+    /** Answers by request kind and status class: the requests must reach the engine, not only its validation. */
+    const tally = new Map<string, number>();
     let sent = 0;
     await fc.assert(
       // A round is one to four requests sent at once: writes race each other as they would in use.
@@ -79,7 +83,7 @@ describe.each(['sqlite', 'postgres'] as const)('fuzz on %s', (database) => {
           round.map(async (request) => {
             let problem: string | undefined;
             try {
-              problem = await problemOf(await send(server.url, request));
+              problem = await problemOf(await send(server.url, request), tally, request.kind);
             } catch (error) {
               problem = `no answer: ${error instanceof Error ? error.message : String(error)}`;
             }
@@ -100,6 +104,11 @@ describe.each(['sqlite', 'postgres'] as const)('fuzz on %s', (database) => {
       ...violations.map((v) => `invariant: ${v.invariant}: ${JSON.stringify(v.rows)}`),
     ];
     expect(sent).toBeGreaterThan(0);
+    const outcomes = [...tally.keys()];
+    if (process.env.FUZZ_VERBOSE === "1") console.info(Object.fromEntries([...tally].sort()));
+    for (const expected of ['rest-query 2xx', 'rest-query 4xx', 'rest-body 2xx', 'rest-body 4xx', 'multipart 2xx', 'multipart 4xx', 'graphql 2xx', 'graphql 2xx with errors', 'graphql 4xx with errors']) {
+      expect(outcomes, JSON.stringify(Object.fromEntries(tally))).toContain(expected);
+    }
     expect(report, `${report.length} problems after ${sent} requests\n${report.join('\n')}\n--- server output ---\n${server.output().slice(-3000)}`).toEqual([]);
   });
 });
