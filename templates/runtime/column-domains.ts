@@ -118,17 +118,29 @@ export function jsonHasNul(value: unknown): boolean {
 
 /** Where the first string or key holding a NUL sits inside a value (keys and indexes), if any. */
 export function nulPath(value: unknown): (string | number)[] | undefined {
-  const stack: { readonly item: unknown; readonly path: readonly (string | number)[] }[] = [{ item: value, path: [] }];
+  // Each entry points at its parent, so the walk is linear however deep the value is.
+  interface Step {
+    readonly item: unknown;
+    readonly key: string | number | undefined;
+    readonly parent: Step | undefined;
+  }
+  const pathOf = (step: Step | undefined, last?: string): (string | number)[] => {
+    const reversed: (string | number)[] = last === undefined ? [] : [last];
+    for (let at = step; at !== undefined && at.key !== undefined; at = at.parent) reversed.push(at.key);
+    return reversed.reverse();
+  };
+  const stack: Step[] = [{ item: value, key: undefined, parent: undefined }];
   while (stack.length > 0) {
-    const { item, path } = stack.pop() as { item: unknown; path: readonly (string | number)[] };
+    const step = stack.pop() as Step;
+    const { item } = step;
     if (typeof item === 'string') {
-      if (hasNul(item)) return [...path];
+      if (hasNul(item)) return pathOf(step);
     } else if (Array.isArray(item)) {
-      (item as unknown[]).forEach((inner, index) => stack.push({ item: inner, path: [...path, index] }));
+      (item as unknown[]).forEach((inner, index) => stack.push({ item: inner, key: index, parent: step }));
     } else if (typeof item === 'object' && item !== null) {
       for (const [key, inner] of Object.entries(item)) {
-        if (hasNul(key)) return [...path, key];
-        stack.push({ item: inner, path: [...path, key] });
+        if (hasNul(key)) return pathOf(step, key);
+        stack.push({ item: inner, key, parent: step });
       }
     }
   }
@@ -143,7 +155,7 @@ function yearInRange(text: string): boolean {
   return year >= MIN_YEAR && year <= MAX_YEAR;
 }
 
-/** The nesting depth of a JSON value (a scalar is 0), measured without recursion; stops past `limit`. */
+/** Whether a JSON value nests objects and arrays more than `limit` deep (`{}` is 1), measured without recursion. */
 export function jsonDepthExceeds(value: unknown, limit: number): boolean {
   const stack: { readonly item: unknown; readonly depth: number }[] = [{ item: value, depth: 0 }];
   while (stack.length > 0) {
