@@ -40,7 +40,8 @@ function permissions(model: ModelSchema): string[] {
 }
 
 export async function startFuzzServer(database: 'sqlite' | 'postgres'): Promise<FuzzServer> {
-  const workDir = join(repoRoot, 'tmp', `fuzz-${database}-${process.pid}`);
+  // Unique per call: the fuzz and hardening test files may run at once, even in one process.
+  const workDir = join(repoRoot, 'tmp', `fuzz-${database}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   rmSync(workDir, { recursive: true, force: true });
   mkdirSync(workDir, { recursive: true });
   const project = join(workDir, 'project');
