@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- --runs N [--seed S] [--seconds T] [--database sqlite|postgres]`: the fuzz test
+ * `npm run fuzz -- --runs N [--seed S] [--seconds T] [--database sqlite|postgres] [--verbose]`: the fuzz test
  * of test/http/fuzz.test.ts with more requests than `npm test` sends, for before a release.
  */
 import { spawnSync } from 'node:child_process';
@@ -13,10 +13,11 @@ const { values } = parseArgs({
     seed: { type: 'string' },
     seconds: { type: 'string', default: '3600' },
     database: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
   },
 });
 for (const [name, value] of Object.entries(values)) {
-  if (name !== 'database' && value !== undefined && !/^\d+$/.test(value)) throw new Error(`--${name} must be a whole number, got ${value}`);
+  if (typeof value === 'string' && name !== 'database' && !/^\d+$/.test(value)) throw new Error(`--${name} must be a whole number, got ${value}`);
 }
 if (values.database !== undefined && !['sqlite', 'postgres'].includes(values.database)) throw new Error('--database must be sqlite or postgres');
 
@@ -30,6 +31,7 @@ const result = spawnSync(process.execPath, [vitest, 'run', 'test/http/fuzz.test.
     FUZZ_RUNS: values.runs,
     FUZZ_SECONDS: values.seconds,
     ...(values.seed === undefined ? {} : { FUZZ_SEED: values.seed }),
+    ...(values.verbose ? { FUZZ_VERBOSE: '1' } : {}),
   },
 });
 process.exit(result.status ?? 1);

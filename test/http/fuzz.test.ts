@@ -7,9 +7,9 @@
  *
  * fast-check runs with a fixed seed and a bounded count and time: FUZZ_RUNS rounds per database
  * (default 3,000; a round is one to four concurrent requests, 2.5 on average) within FUZZ_SECONDS
- * (default 90). `npm run fuzz -- --runs N` runs more before a
- * release (bin: test/http/fuzz-cli.ts). Every failure is collected (not just the first), so one
- * run lists all the classes of problems it met.
+ * (default 90). `npm run fuzz -- --runs N` runs more before a release (test/http/fuzz-cli.ts;
+ * `--verbose` prints the answers by kind and status class). Every failure is collected, not just
+ * the first, so one run lists all the classes of problems it met.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,10 +105,10 @@ describe.each(['sqlite', 'postgres'] as const)('fuzz on %s', (database) => {
     ];
     expect(sent).toBeGreaterThan(0);
     const outcomes = [...tally.keys()];
-    if (process.env.FUZZ_VERBOSE === "1") console.info(Object.fromEntries([...tally].sort()));
-    for (const expected of ['rest-query 2xx', 'rest-query 4xx', 'rest-body 2xx', 'rest-body 4xx', 'multipart 2xx', 'multipart 4xx', 'graphql 2xx', 'graphql 2xx with errors', 'graphql 4xx with errors']) {
-      expect(outcomes, JSON.stringify(Object.fromEntries(tally))).toContain(expected);
-    }
+    if (process.env.FUZZ_VERBOSE === '1') console.info(Object.fromEntries([...tally].sort()));
+    // Coverage of outcomes is only meaningful over enough rounds (npm test runs 3,000).
+    const coverage = runs >= 1000 ? ['rest-query 2xx', 'rest-query 4xx', 'rest-body 2xx', 'rest-body 4xx', 'multipart 2xx', 'multipart 4xx', 'graphql 2xx', 'graphql 2xx with errors', 'graphql 4xx with errors'] : [];
+    for (const expected of coverage) expect(outcomes, JSON.stringify(Object.fromEntries(tally))).toContain(expected);
     expect(report, `${report.length} problems after ${sent} requests\n${report.join('\n')}\n--- server output ---\n${server.output().slice(-3000)}`).toEqual([]);
   });
 });
