@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import express from 'express';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/postgres.ts';
-import { ForbiddenError, toErrorResponse, ValidationError } from './errors.ts';
+import { JSON_BODY_LIMITS } from './body-guard.ts';
+import { ERROR_ECHO_LIMITS, ForbiddenError, toErrorResponse, ValidationError } from './errors.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { runMigrations, runServer, startupErrorMessage, type ProcessIo } from './main.ts';
-import type { ModelSchema } from './schema.ts';
+import type { JsonValue, ModelSchema } from './schema.ts';
 import { ListenError, startServer, type MountFactory, type RunningServer } from './server.ts';
 
 const model: ModelSchema = { contentTypes: {}, components: {} };
@@ -100,6 +101,21 @@ describe('the app', () => {
       data: null,
       error: { status: 400, name: 'ValidationError', message: 'Invalid JSON in request body', details: {} },
     });
+  });
+
+  it('refuses JSON bodies nested deeper than the limit, or holding a NUL, before any router', async () => {
+    const deep = await fetch(`${server.url}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `${'['.repeat(300)}${']'.repeat(300)}` });
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toEqual({
+      data: null,
+      error: { status: 400, name: 'ValidationError', message: `Invalid request body: nested deeper than ${JSON_BODY_LIMITS.depth} levels`, details: { limit: JSON_BODY_LIMITS.depth } },
+    });
+    const atLimit = `${'['.repeat(JSON_BODY_LIMITS.depth)}${']'.repeat(JSON_BODY_LIMITS.depth)}`;
+    const fits = await fetch(`${server.url}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: atLimit });
+    expect(fits.status).toBe(200);
+    const nul = await fetch(`${server.url}/api/echo`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"data":{"list":["ok","a\\u0000"]}}' });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { error: { message: string } }).error.message).toBe('data.list.1 must be text without NUL (\\u0000) characters');
   });
 
   it('parses JSON bodies for mounted routers', async () => {
@@ -287,6 +303,19 @@ describe('toErrorResponse', () => {
         },
       },
     });
+  });
+
+  it('bounds what an error echoes: message length, detail strings, depth and width', () => {
+    let deep: JsonValue = 'leaf';
+    for (let i = 0; i < 5_000; i += 1) deep = [deep];
+    const error = new ValidationError('x'.repeat(100_000), { value: deep, text: 'y'.repeat(100_000), list: Array.from({ length: 10_000 }, (_, i) => i) });
+    const body = toErrorResponse(error).body;
+    const json = JSON.stringify(body);
+    expect(json.length).toBeLessThan(5_000);
+    expect(body.error.message).toBe(`${'x'.repeat(ERROR_ECHO_LIMITS.message)}…`);
+    expect(body.error.details.text).toBe(`${'y'.repeat(ERROR_ECHO_LIMITS.text)}…`);
+    expect((body.error.details.list as JsonValue[]).at(-1)).toBe('…');
+    expect((body.error.details.list as JsonValue[]).length).toBe(ERROR_ECHO_LIMITS.items + 1);
   });
 
   it('hides anything else behind a 500', () => {

@@ -108,6 +108,29 @@ const FIELDS_NOT_SERVED: readonly string[] = [
   'ProductFiltersInput.secret',
 ];
 
+/**
+ * Required attributes that are single values (not lists), nullable in capi's output types:
+ * required is enforced on publish, so a draft (or a component inside one) may lack the value, and
+ * an attribute made required later leaves older rows without it. Strapi 5 marks them non-null and
+ * a read of such a draft fails; capi answers null (as Strapi 4 did, strapi/strapi#14168).
+ */
+const REQUIRED_BUT_NULLABLE: readonly string[] = [
+  'Article.title',
+  'Author.name',
+  'Category.name',
+  'Global.siteName',
+  'Global.siteDescription',
+  'InternalNote.title',
+  'Page.title',
+  'Product.name',
+  'Product.slug',
+  'Tag.name',
+  'ComponentProductVariant.sku',
+  'ComponentSharedMetaSocial.socialNetwork',
+  'ComponentSharedSeo.metaTitle',
+  'ComponentSharedSeo.metaDescription',
+];
+
 /** What a type looks like for comparison purposes. */
 interface TypeShape {
   readonly kind: string;
@@ -174,6 +197,13 @@ function expectedShapes(reference: Map<string, TypeShape>): Map<string, TypeShap
       throw new Error(`${path} is listed as not served but is not a field of Strapi's schema`);
     }
     expected.set(typeName, { ...shape, members: kept });
+  }
+  for (const path of REQUIRED_BUT_NULLABLE) {
+    const [typeName = '', field = ''] = path.split('.');
+    const shape = expected.get(typeName);
+    const index = shape?.members.findIndex((m) => m.startsWith(`${field}: `) && m.endsWith('!')) ?? -1;
+    if (shape === undefined || index === -1) throw new Error(`${path} is listed as nullable but is not a non-null field of Strapi's schema`);
+    expected.set(typeName, { ...shape, members: shape.members.map((m, i) => (i === index ? m.slice(0, -1) : m)) });
   }
   // Consequence of the types not served: GenericMorph (what UploadFile.related returns) lists the rest.
   const morph = expected.get('GenericMorph');

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { model } from '../../generated/src/model.ts';
 import { openDatabase, type Database } from '../../templates/runtime/database.ts';
 import { capi, copyExample, scratch, startServer, type RunningServer } from '../support/cli.ts';
-import { brokenInvariants } from '../support/invariants.ts';
+import { checkInvariants } from '../support/invariants.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 import { request, type JsonResponse } from './support.ts';
 
@@ -226,10 +226,10 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
         }
         if (label.startsWith('DELETE')) expect([200, 204]).toContain(res.status);
       }
-      expect(await brokenInvariants(db, model)).toEqual([]);
+      expect(await checkInvariants(db, model)).toEqual([]);
     }
     // The tag, the file and the linked article are gone, and so is every link to them.
-    expect(await brokenInvariants(db, model)).toEqual([]);
+    expect(await checkInvariants(db, model)).toEqual([]);
     const summary = Object.fromEntries([...statuses].map(([label, counts]) => [label, Object.fromEntries(counts)]));
     if (process.env.CAPI_RACE_REPORT) console.log(client, JSON.stringify(summary), client === 'postgres' ? JSON.stringify(await db.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')) : '');
     expect(Object.keys(summary).sort()).toEqual([

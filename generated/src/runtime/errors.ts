@@ -35,8 +35,8 @@ export abstract class HttpError extends Error {
   readonly details: ErrorDetails;
 
   constructor(message: string, details: ErrorDetails = {}) {
-    super(message);
-    this.details = details;
+    super(boundText(message, MESSAGE_LIMIT));
+    this.details = boundDetails(details);
   }
 
   toBody(): ErrorBody {
@@ -182,4 +182,44 @@ function issueToJson(issue: ValidationIssue): JsonValue {
   const json: { [key: string]: JsonValue } = { path: [...issue.path], message: issue.message, name: issue.name };
   if (issue.value !== undefined) json.value = issue.value;
   return json;
+}
+
+/**
+ * What an error may echo of a client's input. A message or detail quoting a huge or deeply nested
+ * value would make the answer huge, or make serializing it overflow the stack: past these bounds
+ * the echo is cut, marked with `…`.
+ */
+export const ERROR_ECHO_LIMITS = { message: 1000, text: 500, depth: 8, items: 100 } as const;
+const MESSAGE_LIMIT = ERROR_ECHO_LIMITS.message;
+
+function boundText(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}…` : text;
+}
+
+function boundDetails(details: ErrorDetails): ErrorDetails {
+  const bounded = boundJson(details, 0);
+  return typeof bounded === 'object' && bounded !== null && !Array.isArray(bounded) ? bounded : {};
+}
+
+/** A copy of a JSON value cut to the echo limits; recursion stops at `depth`, so it cannot overflow. */
+function boundJson(value: JsonValue, depth: number): JsonValue {
+  if (typeof value === 'string') return boundText(value, ERROR_ECHO_LIMITS.text);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= ERROR_ECHO_LIMITS.depth) return '…';
+  if (Array.isArray(value)) {
+    const items = value.slice(0, ERROR_ECHO_LIMITS.items).map((item) => boundJson(item, depth + 1));
+    return value.length > ERROR_ECHO_LIMITS.items ? [...items, '…'] : items;
+  }
+  const out: { [key: string]: JsonValue } = {};
+  let count = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    if (count++ >= ERROR_ECHO_LIMITS.items) {
+      out['…'] = '…';
+      break;
+    }
+    const inner = value[key];
+    if (inner !== undefined) out[boundText(key, ERROR_ECHO_LIMITS.text)] = boundJson(inner, depth + 1);
+  }
+  return out;
 }

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { loadConfig, type AppConfig, type Environment } from './config.ts';
 import { openDatabase, type Database } from './database.ts';
-import { NotFoundError, envelope, toErrorResponse } from './errors.ts';
+import { InternalServerError, NotFoundError, ValidationError, envelope, toErrorResponse } from './errors.ts';
+import { jsonBodyGuard } from './body-guard.ts';
 import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
 import { applyMigrations } from './migrate.ts';
 import { queryCounter } from './query-count.ts';
@@ -53,6 +54,7 @@ export function createApp(options: CreateAppOptions): Express {
   app.use(wellEncodedPath);
   if (options.countQueries === true) app.use(queryCounter(db));
   app.use(express.json({ limit: config.server.jsonLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(jsonBodyGuard);
 
   app.get('/_health', async (_req, res) => {
     try {
@@ -93,7 +95,13 @@ function errorHandler(logger: Logger): ErrorRequestHandler {
       req.socket.destroy();
       return;
     }
-    sendJson(res, response.status, response.body);
+    try {
+      sendJson(res, response.status, response.body);
+    } catch (failure) {
+      // The envelope is bounded (errors.ts), so this is a bug; still, the handler must answer.
+      logger.error({ err: failure }, 'error response could not be serialized');
+      sendJson(res, response.status, envelope(response.status >= 500 ? new InternalServerError() : new ValidationError('Bad Request')));
+    }
   };
 }
 

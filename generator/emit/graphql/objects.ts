@@ -37,8 +37,13 @@ export function objectType(owner: GraphqlOwner, model: GraphqlModel): ObjectDef 
 /**
  * The field(s) of one attribute. Private attributes have none, as in Strapi. A password keeps its
  * field, so that queries written against Strapi still validate, but it always resolves to null
- * (runtime/graphql/resolvers-fields.ts): capi never serves the hash. A required attribute is non-null,
- * whatever its kind.
+ * (runtime/graphql/resolvers-fields.ts): capi never serves the hash. A required attribute is non-null only
+ * where it is a list (always answered, `[]` when empty): a single value may be missing from
+ * stored data, since required is enforced on publish (drafts, and components inside drafts, may
+ * lack it) and an attribute made required later leaves existing rows without it. Strapi 5 marks
+ * those non-null too, and a read of such a draft fails with an internal error; a non-null
+ * violation in a connection's `nodes: [T!]!` would even make the whole list unreadable. Strapi 4
+ * made them nullable for the same reason (strapi/strapi#14168).
  */
 function attributeFields(owner: GraphqlOwner, attribute: Attribute, model: GraphqlModel): FieldDef[] {
   if (attribute.private) return [];
@@ -46,12 +51,12 @@ function attributeFields(owner: GraphqlOwner, attribute: Attribute, model: Graph
   switch (attribute.kind) {
     case 'scalar': {
       const type = attribute.type === 'enumeration' ? enumTypeName(owner.typeName, attribute) : graphqlScalar(attribute.type);
-      // A password resolves to null, so it stays nullable even when required (Strapi: String!).
-      return [{ name, type: nonNull(type, required && attribute.type !== 'password') }];
+      // The upload plugin writes its files whole, never as drafts: its required columns are set.
+      return [{ name, type: nonNull(type, required && owner.uid === UPLOAD_FILE_UID) }];
     }
     case 'component': {
       const component = model.component(attribute.component);
-      if (!attribute.repeatable) return [{ name, type: nonNull(component.typeName, required) }];
+      if (!attribute.repeatable) return [{ name, type: component.typeName }];
       // Repeatable components are a plain list: no `_connection`, and nullable unless required.
       return [{ name, type: nonNull(`[${component.typeName}]`, required), args: nestedListArgs(component) }];
     }
@@ -59,11 +64,11 @@ function attributeFields(owner: GraphqlOwner, attribute: Attribute, model: Graph
       return [{ name, type: nonNull(`[${dynamicZoneTypeName(owner.typeName, name)}]`, required) }];
     case 'media': {
       const file = model.entity(UPLOAD_FILE_UID);
-      return attribute.multiple ? toManyFields(name, file, required) : [{ name, type: nonNull(file.typeName, required) }];
+      return attribute.multiple ? toManyFields(name, file, required) : [{ name, type: file.typeName }];
     }
     case 'relation': {
       const target = model.entity(attribute.target);
-      return attribute.cardinality === 'many' ? toManyFields(name, target, required) : [{ name, type: nonNull(target.typeName, required) }];
+      return attribute.cardinality === 'many' ? toManyFields(name, target, required) : [{ name, type: target.typeName }];
     }
   }
 }

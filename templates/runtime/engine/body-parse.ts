@@ -5,6 +5,7 @@
  * (body-types.ts) plus what must be checked against the database: relation targets, files and
  * unique values.
  */
+import { outside, ROW_ID_DOMAIN } from '../column-domains.ts';
 import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema } from '../schema.ts';
 import { Issues } from './body-issues.ts';
 import { isBody } from './body-keys.ts';
@@ -229,12 +230,12 @@ function fileIds(given: readonly unknown[]): { ids: number[]; unreadable: unknow
   return { ids, unreadable };
 }
 
-/** Media are given by numeric id: `3`, `"3"` or `{ id: 3 }`. */
+/** Media are given by numeric id: `3`, `"3"` or `{ id: 3 }`; an id no row can have is no file. */
 function fileId(value: unknown): number | undefined {
   const candidate = isBody(value) ? value.id : value;
-  if (typeof candidate === 'number' && Number.isSafeInteger(candidate) && candidate > 0) return candidate;
-  if (typeof candidate === 'string' && /^\d+$/.test(candidate) && Number(candidate) > 0 && Number.isSafeInteger(Number(candidate))) return Number(candidate);
-  return undefined;
+  const id = typeof candidate === 'string' && /^\d+$/.test(candidate) ? Number(candidate) : candidate;
+  if (typeof id !== 'number' || id <= 0 || outside(ROW_ID_DOMAIN, id) !== undefined) return undefined;
+  return id;
 }
 
 function componentSchema(model: ModelSchema, uid: string): ComponentSchema {

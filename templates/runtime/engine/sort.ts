@@ -1,7 +1,8 @@
 /**
  * SortItem[] → ORDER BY terms. A path through relations or components sorts by a correlated
- * subquery over the rows it reaches: MIN for ascending, MAX for descending, so a to-many path
- * orders by its first value in that direction and never multiplies root rows. NULLs come first
+ * subquery over the rows it reaches, its least value for ascending and its greatest for
+ * descending, so a to-many path orders by its first value in that direction and never
+ * multiplies root rows. NULLs come first
  * in ascending order and last in descending order on both databases (SQLite's own rule, which
  * Strapi shows; PostgreSQL is told so explicitly).
  */
@@ -35,9 +36,14 @@ function sortValue(ctx: PlanContext, scope: Scope, item: SortItem): Fragment {
     current = step.scope;
   }
   const source = walkSource(tables);
-  const aggregate = item.direction === 'desc' ? 'MAX' : 'MIN';
+  const direction = item.direction === 'desc' ? 'DESC' : 'ASC';
   const expr = orderExpr(ctx.dialect, current.alias, scalarOf(current, last));
-  return joinFragments([fragment(`(SELECT ${aggregate}(${expr}) FROM `), source.from, fragment(' WHERE '), source.correlation, fragment(')')], '');
+  // The first non-null value in the sort's direction: MIN/MAX without their type restrictions
+  // (PostgreSQL has no MAX(boolean)), so every scalar type sorts through a to-many path.
+  return joinFragments(
+    [fragment(`(SELECT ${expr} FROM `), source.from, fragment(' WHERE '), source.correlation, fragment(` ORDER BY ${expr} ${direction} NULLS LAST LIMIT 1)`)],
+    '',
+  );
 }
 
 function scalarOf(scope: Scope, name: string): ScalarColumn {

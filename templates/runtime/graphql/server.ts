@@ -31,6 +31,7 @@ import { isWellEncoded, malformedQueryMessage, rawQueryString } from '../url-enc
 import { costLimitPlugin } from './cost.ts';
 import { contextError, formatGraphqlError, strapiError } from './errors.ts';
 import { ideRouter, type IdeOptions } from './ide.ts';
+import { inputLiteralRule, inputVariablesPlugin } from './input-guard.ts';
 import { aliasLimitRule, depthLimitRule, graphqlLimits, type GraphqlLimits } from './limits.ts';
 
 /** Resolvers in the shape Apollo (graphql-tools) accepts: `{ Query: { articles: (parent, args, context, info) => ... } }`. */
@@ -82,12 +83,14 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
     persistedQueries: false,
     stopOnTerminationSignals: false,
     parseOptions: { maxTokens: limits.maxTokens },
-    validationRules: [depthLimitRule(limits.depthLimit), aliasLimitRule(limits.maxAliases)],
+    validationRules: [depthLimitRule(limits.depthLimit), aliasLimitRule(limits.maxAliases), inputLiteralRule()],
     // A backstop for fragment fan-out; the cost limit normally refuses such documents first.
     maxRecursiveSelections: true,
     formatError: formatGraphqlError(logger),
     logger,
     plugins: [
+      // First: the cost plugin reads the variables this one bounds.
+      inputVariablesPlugin<TContext>(),
       costLimitPlugin<TContext>(limits),
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginUsageReportingDisabled(),

@@ -290,7 +290,7 @@ describe('filters: values take their attribute\'s type', () => {
   });
 
   it('biginteger stays a validated digit string', () => {
-    expect(filters(PRODUCT, 'filters[serialNumber][$gt]=+0012345678901234567890')).toEqual(cond('serialNumber', 'gt', '12345678901234567890'));
+    expect(filters(PRODUCT, 'filters[serialNumber][$gt]=+001234567890123456789')).toEqual(cond('serialNumber', 'gt', '1234567890123456789'));
     expect(failure(() => filters(PRODUCT, 'filters[serialNumber][$gt]=1.5'))).toEqual(invalidValue('Invalid value "1.5" for filter serialNumber.$gt: expected an integer', 'serialNumber.$gt'));
   });
 

@@ -210,7 +210,8 @@ class FilterParser {
 
   private single(operator: Operator, type: ScalarType, value: unknown, where: string): FilterScalar {
     if (!isPrimitive(value)) throw invalidFilterValue(value, where, 'a single value', this.param);
-    return TEXT_OPERATORS.has(operator) ? String(value) : this.scalar(type, value, where);
+    // Text operators compare as text whatever the type: the value only has to be storable text.
+    return this.scalar(TEXT_OPERATORS.has(operator) ? 'string' : type, value, where);
   }
 
   private scalars(type: ScalarType, items: readonly unknown[], where: string): FilterScalar[] {

@@ -4,6 +4,7 @@
  * turns an array of more than 20 items into an object, and cuts deeper nesting into a string key).
  */
 import qs from 'qs';
+import { nulPath } from '../column-domains.ts';
 import { ValidationError } from '../errors.ts';
 
 export const QUERY_LIMITS = {
@@ -28,11 +29,27 @@ const OPTIONS = {
 } as const;
 
 export function parseQueryString(search: string): Record<string, unknown> {
+  let parsed: Record<string, unknown>;
   try {
-    return qs.parse(search, OPTIONS);
+    parsed = qs.parse(search, OPTIONS);
   } catch (error) {
     throw new ValidationError(limitMessage(error), { source: 'query' });
   }
+  refuseNul(parsed);
+  return parsed;
+}
+
+/** No key or value may hold a NUL: no column can store or compare one (column-domains.ts). */
+function refuseNul(parsed: Record<string, unknown>): void {
+  const path = nulPath(parsed);
+  if (path === undefined) return;
+  const [param = '', ...rest] = path.map(String);
+  const name = `${param}${rest.map((key) => `[${key}]`).join('')}`;
+  throw new ValidationError(`Invalid value for ${JSON.stringify(name)}: expected text without NUL (\\u0000) characters`, {
+    source: 'query',
+    param,
+    path: name,
+  });
 }
 
 function limitMessage(error: unknown): string {

@@ -4,6 +4,7 @@
  * be wrong — malformed multipart, a limit exceeded, a bad `fileInfo` — becomes a client error in
  * Strapi's envelope instead of a 500.
  */
+import { hasNul } from '../column-domains.ts';
 import type { Request, Response } from 'express';
 import multer from 'multer';
 import { HttpError, PayloadTooLargeError, ValidationError, type ValidationIssue } from '../errors.ts';
@@ -147,7 +148,10 @@ export function parseFileInfo(raw: unknown, fileCount: number): FileInfo[] {
     for (const key of infoKeys) {
       const field: unknown = (entry as Record<string, unknown>)[key];
       if (field === undefined) continue;
-      if (field === null || typeof field === 'string') {
+      if (typeof field === 'string' && hasNul(field)) {
+        const at = [...path, key];
+        issues.push({ path: at, message: `${at.join('.')} must be text without NUL (\\u0000) characters`, name: 'ValidationError' });
+      } else if (field === null || typeof field === 'string') {
         info[key] = field;
       } else {
         const at = [...path, key];

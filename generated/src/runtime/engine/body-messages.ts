@@ -78,6 +78,8 @@ export const messages = {
   integer: (path: Path) => `${yupPath(path)} must be an integer`,
   min: (path: Path, min: number) => `${yupPath(path)} must be greater than or equal to ${min}`,
   max: (path: Path, max: number) => `${yupPath(path)} must be less than or equal to ${max}`,
+  /** Not Strapi's (its database fails instead): a value its column cannot hold (column-domains.ts). */
+  domain: (path: Path, expected: string) => `${yupPath(path)} must be ${expected}`,
   /**
    * yup's oneOf lists its whitelist joined with ", ". Strapi adds `null` to an enumeration's
    * whitelist, which prints as an empty last item: "... x_large, ".

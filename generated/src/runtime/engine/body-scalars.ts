@@ -7,6 +7,7 @@
  * Types Strapi leaves unchecked (yup.mixed: biginteger, date, datetime, time) fail in its
  * database layer instead, one at a time; here they are checked with the others, in yup's words.
  */
+import { outsideDomain } from '../column-domains.ts';
 import type { ScalarField } from '../schema.ts';
 import { checkBlocks } from './body-blocks.ts';
 import type { Issues } from './body-issues.ts';
@@ -37,8 +38,6 @@ const EMAIL_PATTERN =
 const TIME_PATTERN = /^(2[0-3]|[01]\d):([0-5]\d):([0-5]\d)(\.\d{1,3})?$/;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})/;
 const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i;
-const INT32 = { min: -2147483648, max: 2147483647 };
-const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
 
 export function checkScalar(field: ScalarField, raw: unknown, path: Path, rules: ScalarRules, issues: Issues): ScalarOutcome {
   const required = !rules.isDraft && field.required;
@@ -52,7 +51,12 @@ export function checkScalar(field: ScalarField, raw: unknown, path: Path, rules:
   if (raw === null) return required ? requiredNull(field, path, rules, issues) : { ok: true, value: null };
   const before = issues.size;
   const value = castAndCheck(field, raw, path, rules, issues);
-  return value === undefined || issues.size > before ? FAIL : { ok: true, value };
+  if (value === undefined || issues.size > before) return FAIL;
+  // What the column can hold (column-domains.ts); JSON is checked as sent, before stringifying.
+  const outside = outsideDomain(field.type, field.type === 'json' || field.type === 'blocks' ? raw : value);
+  if (outside === undefined) return { ok: true, value };
+  issues.add(path, messages.domain(path, outside), value);
+  return FAIL;
 }
 
 /** yup's answer to null where null is not allowed: a type error, except for untyped (mixed) values. */
@@ -146,12 +150,7 @@ function checkNumber(field: ScalarField, raw: unknown, path: Path, rules: Scalar
     issues.add(path, notType(path, 'number', value, raw), value);
     return undefined;
   }
-  if (field.type === 'integer') {
-    if (!Number.isInteger(value)) issues.add(path, messages.integer(path), value);
-    // The column is a 32-bit INTEGER: say so instead of failing in the database.
-    if (value < INT32.min) issues.add(path, messages.min(path, INT32.min), value);
-    if (value > INT32.max) issues.add(path, messages.max(path, INT32.max), value);
-  }
+  if (field.type === 'integer' && !Number.isInteger(value)) issues.add(path, messages.integer(path), value);
   const min = field.type === 'integer' && field.min !== undefined ? Math.trunc(field.min) : field.min;
   const max = field.type === 'integer' && field.max !== undefined ? Math.trunc(field.max) : field.max;
   if (!rules.isDraft && min !== undefined && value < min) issues.add(path, messages.min(path, min), value);
@@ -183,7 +182,7 @@ function checkBigInteger(raw: unknown, path: Path, issues: Issues): ColumnValue 
   let digits: bigint | undefined;
   if (typeof raw === 'number' && Number.isSafeInteger(raw)) digits = BigInt(raw);
   else if (typeof raw === 'string' && /^[+-]?\d+$/.test(raw)) digits = BigInt(raw);
-  if (digits === undefined || digits < INT64.min || digits > INT64.max) {
+  if (digits === undefined) {
     issues.add(path, notType(path, 'biginteger', raw), raw);
     return undefined;
   }

@@ -66,7 +66,7 @@ export function formatGraphqlError(logger: Logger): (formatted: GraphQLFormatted
       if (thrown instanceof InternalServerError) logger.error({ err: thrown, path: formatted.path }, 'GraphQL resolver failed');
       return withPath(strapiError(thrown), formatted);
     }
-    if (thrown === undefined || isGraphqlError(thrown)) return withoutStack(withLimitName(formatted));
+    if (thrown === undefined || isGraphqlError(thrown)) return withoutStack(asClientError(withLimitName(formatted)));
     // Errors of the request itself (a custom scalar rejecting a variable, say) were classified by
     // Apollo already; only failures inside execution are the server's fault.
     if (formatted.path === undefined && formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return withoutStack(formatted);
@@ -105,6 +105,24 @@ function withLimitName(formatted: GraphQLFormattedError): GraphQLFormattedError 
   const limit = formatted.extensions?.code === 'GRAPHQL_PARSE_FAILED' ? tokenLimitMessage.exec(formatted.message)?.[1] : undefined;
   if (limit === undefined) return formatted;
   return { ...formatted, message: `Syntax Error: The document has more than ${limit} tokens; the maximum is ${limit} (maxTokens). Parsing aborted.` };
+}
+
+/**
+ * Request errors graphql-js raises without a code, which Apollo would report as internal: more
+ * invalid variables than graphql-js lists, and a document too deeply nested to parse.
+ */
+const tooManyVariableErrors = /^Too many errors processing variables/;
+const parseStackOverflow = /Maximum call stack size exceeded/;
+
+function asClientError(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  const code = formatted.extensions?.code;
+  if (code === 'INTERNAL_SERVER_ERROR' && formatted.path === undefined && tooManyVariableErrors.test(formatted.message)) {
+    return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_USER_INPUT' } };
+  }
+  if (code === 'GRAPHQL_PARSE_FAILED' && parseStackOverflow.test(formatted.message)) {
+    return { ...formatted, message: 'Syntax Error: The document is nested too deeply to parse.' };
+  }
+  return formatted;
 }
 
 function withPath(error: { message: string; extensions: StrapiErrorExtensions }, formatted: GraphQLFormattedError): GraphQLFormattedError {

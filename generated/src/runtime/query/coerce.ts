@@ -4,6 +4,7 @@
  * 400 where Strapi hands the string to the database and answers 500.
  */
 import type { FilterScalar } from './types.ts';
+import { outsideDomain } from '../column-domains.ts';
 import type { ScalarType } from '../schema.ts';
 import { booleanLike } from './raw.ts';
 
@@ -20,7 +21,15 @@ const TIME = /^(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
 const ok = (value: FilterScalar): Coerced => ({ ok: true, value });
 const fail = (expected: string): Coerced => ({ ok: false, expected });
 
+/** The value of its attribute's type, within what the attribute's column can hold (column-domains.ts). */
 export function coerceScalar(type: ScalarType, value: string | number | boolean): Coerced {
+  const coerced = coerceToType(type, value);
+  if (!coerced.ok) return coerced;
+  const outside = outsideDomain(type, coerced.value);
+  return outside === undefined ? coerced : fail(outside);
+}
+
+function coerceToType(type: ScalarType, value: string | number | boolean): Coerced {
   switch (type) {
     case 'integer':
     case 'float':

@@ -6,6 +6,7 @@
  * static table, call the document service, wrap the result in Strapi's envelope.
  */
 import { Router, type Request, type RequestHandler } from 'express';
+import { hasNul } from '../column-domains.ts';
 import { authorize, canRead, type Access } from '../access.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
@@ -141,7 +142,10 @@ function search(req: Request): string {
 }
 
 function documentIdParam(req: Request): string {
-  return String(req.params.documentId ?? '');
+  const documentId = String(req.params.documentId ?? '');
+  // No row can hold a NUL (column-domains.ts); PostgreSQL would fail on comparing one.
+  if (hasNul(documentId)) throw new ValidationError('Invalid documentId: expected text without NUL (\\u0000) characters', { param: 'documentId' });
+  return documentId;
 }
 
 /** Strapi's `{ data: {...} }` request body. */
