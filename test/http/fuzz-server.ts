@@ -3,7 +3,7 @@
  * and started as a user would (a child process), on SQLite or PostgreSQL, with every content-API
  * action granted to the public role (so that writes and uploads are reachable without a token),
  * and seeded with the runtime's conformance seed (engine/test-seed.ts) through a connection of
- * its own. Nothing here reads ../shared.
+ * its own and reads no fixture from outside the repository.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -69,7 +69,5 @@ export function parseHasPublishedVersion(raw: unknown): boolean | undefined {
 export function parseSearch(raw: unknown): string | undefined {
   if (raw === undefined || raw === '') return undefined;
   if (typeof raw !== 'string') throw invalid('_q', 'Invalid _q parameter. Expected a string');
-  // PostgreSQL text cannot hold NUL: refused here rather than failing in the database.
-  if (raw.includes('\u0000')) throw invalid('_q', 'Invalid _q parameter. It contains a NUL character');
   return raw;
 }
