@@ -1,0 +1,51 @@
+/**
+ * A project's extensions at start-up: `register`, then the document service with the project's
+ * lifecycle hooks (and the webhook outbox) inside its writes and its middlewares around every
+ * call, then `bootstrap` once everything is built, before the server listens.
+ */
+import { createDocumentService } from '../engine/service.ts';
+import type { DocumentService } from '../engine/types.ts';
+import type { Mount } from '../server.ts';
+import type { AppContext } from '../server.ts';
+import { webhookHooks } from '../webhooks/index.ts';
+import { withDocumentMiddlewares } from './documents.ts';
+import { combineHooks, lifecycleHooks } from './lifecycles.ts';
+import type { BootstrapApp, Extensions } from './types.ts';
+
+export interface StartedExtensions {
+  readonly documents: DocumentService;
+  readonly app: BootstrapApp;
+  readonly before: readonly Mount[];
+  readonly after: readonly Mount[];
+  bootstrap(): Promise<void>;
+}
+
+export async function startExtensions(context: AppContext, extensions: Extensions): Promise<StartedExtensions> {
+  const base = { config: context.config, logger: context.logger, db: context.db, model: context.model };
+  await extensions.register?.(base);
+  const hooks = combineHooks([lifecycleHooks(extensions, context), webhookHooks(context)]);
+  const documents = withDocumentMiddlewares(createDocumentService(context, hooks), extensions.documents ?? []);
+  const services = new Map<string, Readonly<Record<string, (...args: never[]) => unknown>>>();
+  const app: BootstrapApp = {
+    ...base,
+    documents,
+    service: (uid) => {
+      let made = services.get(uid);
+      if (made === undefined) {
+        made = extensions.contentTypes?.[uid]?.service?.({ documents, app }) ?? {};
+        services.set(uid, made);
+      }
+      return made;
+    },
+  };
+  const mountAll = (handlers: readonly Mount['handler'][] | undefined): Mount[] => (handlers ?? []).map((handler) => ({ path: '/', handler }));
+  return {
+    documents,
+    app,
+    before: mountAll(extensions.middlewares?.before),
+    after: mountAll(extensions.middlewares?.after),
+    bootstrap: async () => {
+      await extensions.bootstrap?.(app);
+    },
+  };
+}
