@@ -87,7 +87,7 @@ export interface ControllerFactoryArgs {
 }
 
 /** Everything a project adds to one content type. `E` is its generated entity type. */
-export interface ContentTypeExtension<E extends Entity = Entity> {
+export interface ContentTypeExtension<E extends object = Entity> {
   /** Replaces or wraps core actions, and adds actions for custom routes. */
   readonly controller?: (args: ControllerFactoryArgs) => Readonly<Record<string, Action>>;
   readonly routes?: readonly CustomRoute[];
@@ -101,7 +101,7 @@ export interface ContentTypeExtension<E extends Entity = Entity> {
 }
 
 /** A lifecycle event. `db` is the write's transaction: what a hook writes with it commits or rolls back with the write. */
-export interface LifecycleEvent<E extends Entity = Entity> {
+export interface LifecycleEvent<E extends object = Entity> {
   readonly action: WriteAction;
   readonly uid: string;
   /** Unknown before a create. */
@@ -115,11 +115,11 @@ export interface LifecycleEvent<E extends Entity = Entity> {
 }
 
 /** An event after commit: no transaction any more. */
-export type CommittedEvent<E extends Entity = Entity> = Omit<LifecycleEvent<E>, 'db' | 'entry'> & { readonly entry: E | null };
+export type CommittedEvent<E extends object = Entity> = Omit<LifecycleEvent<E>, 'db' | 'entry'> & { readonly entry: E | null };
 
-type Hook<E extends Entity> = (event: LifecycleEvent<E>) => void | Promise<void>;
+type Hook<E extends object> = (event: LifecycleEvent<E>) => void | Promise<void>;
 
-export interface Lifecycles<E extends Entity = Entity> {
+export interface Lifecycles<E extends object = Entity> {
   readonly beforeCreate?: Hook<E>;
   readonly afterCreate?: Hook<E>;
   readonly beforeUpdate?: Hook<E>;
@@ -174,6 +174,6 @@ export function defineExtensions(extensions: Extensions): Extensions {
   return extensions;
 }
 
-export function contentType<E extends Entity>(extension: ContentTypeExtension<E>): ContentTypeExtension<never> {
+export function contentType<E extends object>(extension: ContentTypeExtension<E>): ContentTypeExtension<never> {
   return extension as ContentTypeExtension<never>;
 }
