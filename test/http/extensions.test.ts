@@ -124,4 +124,17 @@ describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) =>
     expect(await tagsNamed('alpha')).toEqual([kept]);
     expect((await state()).committed.some((line) => line.startsWith('update '))).toBe(false);
   });
+
+  it('GraphQL: added types and resolvers, a permission scope and a policy per field, a disabled mutation', async () => {
+    expect((await gql('{ hello(name: "Ada") }')).body.data).toEqual({ hello: 'Hello Ada' });
+    const secret = await gql('{ secretHello }');
+    expect(secret.body.errors?.[0]).toMatchObject({ message: 'Forbidden access', extensions: { code: 'FORBIDDEN' } });
+    const refused = await gql('{ tag(documentId: "forbiddenforbiddenforbid") { name } }');
+    expect(refused.body.errors?.[0]?.message).toBe('Policy Failed');
+    const [beta] = (await request(server.url, 'GET', '/api/tags?filters[name][$eq]=beta')).body.data as { documentId: string }[];
+    expect((await gql(`{ tag(documentId: "${beta!.documentId}") { name } }`)).body.data).toEqual({ tag: { name: 'beta' } });
+    const deleted = await gql(`mutation { deleteTag(documentId: "${beta!.documentId}") { documentId } }`);
+    expect(deleted.body.errors?.[0]?.message).toMatch(/Cannot query field "deleteTag" on type "Mutation"/);
+    expect(await tagsNamed('beta')).toHaveLength(1);
+  });
 });

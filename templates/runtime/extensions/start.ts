@@ -8,7 +8,9 @@ import type { DocumentService } from '../engine/types.ts';
 import type { Mount } from '../server.ts';
 import type { AppContext } from '../server.ts';
 import { webhookHooks } from '../webhooks/index.ts';
+import type { GraphqlApiOptions } from '../graphql/schema-mount.ts';
 import { withDocumentMiddlewares } from './documents.ts';
+import { extendGraphql } from './graphql.ts';
 import { combineHooks, lifecycleHooks } from './lifecycles.ts';
 import type { BootstrapApp, Extensions } from './types.ts';
 
@@ -17,6 +19,8 @@ export interface StartedExtensions {
   readonly app: BootstrapApp;
   readonly before: readonly Mount[];
   readonly after: readonly Mount[];
+  /** The GraphQL mount's `extend` option, when the project extends GraphQL. */
+  readonly graphql: Pick<GraphqlApiOptions, 'extend'>;
   bootstrap(): Promise<void>;
 }
 
@@ -44,8 +48,16 @@ export async function startExtensions(context: AppContext, extensions: Extension
     app,
     before: mountAll(extensions.middlewares?.before),
     after: mountAll(extensions.middlewares?.after),
+    graphql: graphqlOf(extensions, app),
     bootstrap: async () => {
       await extensions.bootstrap?.(app);
     },
   };
+}
+
+function graphqlOf(extensions: Extensions, app: BootstrapApp): Pick<GraphqlApiOptions, 'extend'> {
+  const graphql = extensions.graphql;
+  if (graphql === undefined) return {};
+  const extension = typeof graphql === 'function' ? graphql(app) : graphql;
+  return { extend: (sdl, resolvers) => extendGraphql(sdl, resolvers, extension) };
 }

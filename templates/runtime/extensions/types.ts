@@ -143,13 +143,28 @@ export interface DocumentMiddlewareContext {
 
 export type DocumentMiddleware = (context: DocumentMiddlewareContext, next: () => Promise<unknown>) => Promise<unknown>;
 
+/** What a GraphQL policy sees: the field's arguments and the caller. */
+export interface GraphqlPolicyContext {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly access: Access;
+}
+
+export type GraphqlResolver = (parent: unknown, args: Readonly<Record<string, unknown>>, context: { readonly access: Access }) => unknown;
+
+export interface GraphqlFieldConfig {
+  /** Actions the caller must be granted (`api::article.article.find`); false or absent: no check beyond the field's own. */
+  readonly auth?: false | { readonly scope: readonly string[] };
+  /** Run before the resolver; false refuses with Strapi's `Policy Failed` error. */
+  readonly policies?: readonly ((context: GraphqlPolicyContext) => boolean | Promise<boolean>)[];
+}
+
 export interface GraphqlExtension {
   /** SDL added to the emitted schema (new types, `extend type Query { ... }`). */
   readonly typeDefs?: string;
-  /** Resolvers of the added fields, `{ Query: { field: (parent, args, context) => ... } }`. */
-  readonly resolvers?: Readonly<Record<string, Readonly<Record<string, (parent: unknown, args: Record<string, unknown>, context: unknown) => unknown>>>>;
-  /** Per `Type.field`: `auth: false` skips the permission check; policies run first. */
-  readonly resolversConfig?: Readonly<Record<string, { readonly auth?: boolean; readonly policies?: readonly ((context: { readonly args: Record<string, unknown>; readonly access: Access }) => boolean | Promise<boolean>)[] }>>;
+  /** Resolvers of the added fields, or replacing generated ones: `{ Query: { field: (parent, args, context) => ... } }`. */
+  readonly resolvers?: Readonly<Record<string, Readonly<Record<string, GraphqlResolver>>>>;
+  /** Per `Type.field` (`Query.articles`, `Mutation.createArticle`): permission scope and policies. */
+  readonly resolversConfig?: Readonly<Record<string, GraphqlFieldConfig>>;
   /** Generated queries or mutations to remove, by field name (`deleteArticle`). */
   readonly disabled?: readonly string[];
 }
@@ -166,7 +181,8 @@ export interface Extensions {
   /** Lifecycles of every type. */
   readonly lifecycles?: Lifecycles;
   readonly contentTypes?: Readonly<Record<string, ContentTypeExtension<never>>>;
-  readonly graphql?: GraphqlExtension;
+  /** GraphQL additions; the function form gets the document service and the rest of the app. */
+  readonly graphql?: GraphqlExtension | ((app: BootstrapApp) => GraphqlExtension);
 }
 
 /** Identity helpers: they only give the object its type (and the entity type to a type's hooks). */

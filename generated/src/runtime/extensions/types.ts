@@ -87,7 +87,7 @@ export interface ControllerFactoryArgs {
 }
 
 /** Everything a project adds to one content type. `E` is its generated entity type. */
-export interface ContentTypeExtension<E extends Entity = Entity> {
+export interface ContentTypeExtension<E extends object = Entity> {
   /** Replaces or wraps core actions, and adds actions for custom routes. */
   readonly controller?: (args: ControllerFactoryArgs) => Readonly<Record<string, Action>>;
   readonly routes?: readonly CustomRoute[];
@@ -101,7 +101,7 @@ export interface ContentTypeExtension<E extends Entity = Entity> {
 }
 
 /** A lifecycle event. `db` is the write's transaction: what a hook writes with it commits or rolls back with the write. */
-export interface LifecycleEvent<E extends Entity = Entity> {
+export interface LifecycleEvent<E extends object = Entity> {
   readonly action: WriteAction;
   readonly uid: string;
   /** Unknown before a create. */
@@ -115,11 +115,11 @@ export interface LifecycleEvent<E extends Entity = Entity> {
 }
 
 /** An event after commit: no transaction any more. */
-export type CommittedEvent<E extends Entity = Entity> = Omit<LifecycleEvent<E>, 'db' | 'entry'> & { readonly entry: E | null };
+export type CommittedEvent<E extends object = Entity> = Omit<LifecycleEvent<E>, 'db' | 'entry'> & { readonly entry: E | null };
 
-type Hook<E extends Entity> = (event: LifecycleEvent<E>) => void | Promise<void>;
+type Hook<E extends object> = (event: LifecycleEvent<E>) => void | Promise<void>;
 
-export interface Lifecycles<E extends Entity = Entity> {
+export interface Lifecycles<E extends object = Entity> {
   readonly beforeCreate?: Hook<E>;
   readonly afterCreate?: Hook<E>;
   readonly beforeUpdate?: Hook<E>;
@@ -143,13 +143,28 @@ export interface DocumentMiddlewareContext {
 
 export type DocumentMiddleware = (context: DocumentMiddlewareContext, next: () => Promise<unknown>) => Promise<unknown>;
 
+/** What a GraphQL policy sees: the field's arguments and the caller. */
+export interface GraphqlPolicyContext {
+  readonly args: Readonly<Record<string, unknown>>;
+  readonly access: Access;
+}
+
+export type GraphqlResolver = (parent: unknown, args: Readonly<Record<string, unknown>>, context: { readonly access: Access }) => unknown;
+
+export interface GraphqlFieldConfig {
+  /** Actions the caller must be granted (`api::article.article.find`); false or absent: no check beyond the field's own. */
+  readonly auth?: false | { readonly scope: readonly string[] };
+  /** Run before the resolver; false refuses with Strapi's `Policy Failed` error. */
+  readonly policies?: readonly ((context: GraphqlPolicyContext) => boolean | Promise<boolean>)[];
+}
+
 export interface GraphqlExtension {
   /** SDL added to the emitted schema (new types, `extend type Query { ... }`). */
   readonly typeDefs?: string;
-  /** Resolvers of the added fields, `{ Query: { field: (parent, args, context) => ... } }`. */
-  readonly resolvers?: Readonly<Record<string, Readonly<Record<string, (parent: unknown, args: Record<string, unknown>, context: unknown) => unknown>>>>;
-  /** Per `Type.field`: `auth: false` skips the permission check; policies run first. */
-  readonly resolversConfig?: Readonly<Record<string, { readonly auth?: boolean; readonly policies?: readonly ((context: { readonly args: Record<string, unknown>; readonly access: Access }) => boolean | Promise<boolean>)[] }>>;
+  /** Resolvers of the added fields, or replacing generated ones: `{ Query: { field: (parent, args, context) => ... } }`. */
+  readonly resolvers?: Readonly<Record<string, Readonly<Record<string, GraphqlResolver>>>>;
+  /** Per `Type.field` (`Query.articles`, `Mutation.createArticle`): permission scope and policies. */
+  readonly resolversConfig?: Readonly<Record<string, GraphqlFieldConfig>>;
   /** Generated queries or mutations to remove, by field name (`deleteArticle`). */
   readonly disabled?: readonly string[];
 }
@@ -166,7 +181,8 @@ export interface Extensions {
   /** Lifecycles of every type. */
   readonly lifecycles?: Lifecycles;
   readonly contentTypes?: Readonly<Record<string, ContentTypeExtension<never>>>;
-  readonly graphql?: GraphqlExtension;
+  /** GraphQL additions; the function form gets the document service and the rest of the app. */
+  readonly graphql?: GraphqlExtension | ((app: BootstrapApp) => GraphqlExtension);
 }
 
 /** Identity helpers: they only give the object its type (and the entity type to a type's hooks). */
@@ -174,6 +190,6 @@ export function defineExtensions(extensions: Extensions): Extensions {
   return extensions;
 }
 
-export function contentType<E extends Entity>(extension: ContentTypeExtension<E>): ContentTypeExtension<never> {
+export function contentType<E extends object>(extension: ContentTypeExtension<E>): ContentTypeExtension<never> {
   return extension as ContentTypeExtension<never>;
 }

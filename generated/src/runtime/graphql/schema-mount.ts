@@ -15,9 +15,9 @@ import { Targets } from '../query/targets.ts';
 import type { AppContext, Mount } from '../server.ts';
 import { UploadService } from '../upload/service.ts';
 import { UploadFolder } from '../upload/storage.ts';
-import { parse } from './graphql-js.ts';
+import { parse, type DocumentNode } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
-import { buildResolvers } from './resolvers.ts';
+import { buildResolvers, type ResolverMap } from './resolvers.ts';
 import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
 import { DerivedLists } from './selection-lists.ts';
@@ -30,6 +30,8 @@ export interface GraphqlApiOptions {
   readonly bindings: GraphqlBindings;
   readonly documents: DocumentService;
   readonly resolveAccess: AccessResolver;
+  /** The project's additions (extensions/graphql.ts), applied to the emitted SDL and resolvers. */
+  readonly extend?: (sdl: DocumentNode, resolvers: ResolverMap) => { typeDefs: DocumentNode; resolvers: ResolverMap };
 }
 
 export async function graphqlApiMount(app: AppContext, options: GraphqlApiOptions): Promise<Mount> {
@@ -44,9 +46,12 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     i18n: app.config.plugins.i18n,
     localesSince: new Date(),
   };
+  const document = parse(sdl);
+  const built = { typeDefs: document, resolvers: buildResolvers(runtime, document) };
+  const { typeDefs, resolvers } = options.extend === undefined ? built : options.extend(built.typeDefs, built.resolvers);
   return createGraphqlMount<GraphqlContext>(app, {
-    typeDefs: sdl,
-    resolvers: buildResolvers(runtime, parse(sdl)),
+    typeDefs,
+    resolvers,
     context: (req) => ({ access: options.resolveAccess(req), lists: new DerivedLists() }),
   });
 }
