@@ -10,7 +10,10 @@ import { prepareProject, startReferenceServer, type HarnessOptions } from '../co
 import { capi, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { signUserJwt } from '../../templates/runtime/user-jwt.ts';
 import { request } from './support.ts';
+
+const JWT_SECRET = 'extensions-test-jwt-secret-of-enough-length';
 
 const conformanceTypes = join(repoRoot, 'test', 'fixtures', 'conformance', 'content-types');
 const extensionSource = readFileSync(join(repoRoot, 'test', 'fixtures', 'extensions', 'index.ts.txt'), 'utf8');
@@ -35,7 +38,7 @@ describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) =>
     writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
     const again = await capi(['generate', '--content-types', conformanceTypes, '--out', project, '--database', database, '--quiet']);
     if (again.code !== 0) throw new Error(`capi generate failed:\n${again.stderr}${again.stdout}`);
-    server = await startReferenceServer(project, options);
+    server = await startReferenceServer(project, options, { JWT_SECRET });
   }, 240_000);
   afterAll(async () => {
     await server?.stop();
@@ -136,5 +139,24 @@ describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) =>
     const deleted = await gql(`mutation { deleteTag(documentId: "${beta!.documentId}") { documentId } }`);
     expect(deleted.body.errors?.[0]?.message).toMatch(/Cannot query field "deleteTag" on type "Mutation"/);
     expect(await tagsNamed('beta')).toHaveLength(1);
+  });
+
+  it('the is-owner policy of docs/extending.md: only the author, signed in, may change an article', async () => {
+    const author = await request(server.url, 'POST', '/api/authors', { data: { name: 'Ada', email: 'ada@example.com' } });
+    expect(author.status).toBe(201);
+    const article = await request(server.url, 'POST', '/api/articles', { data: { title: 'Mine', author: author.body.data.documentId } });
+    expect(article.status).toBe(201);
+    const path = `/api/articles/${article.body.data.documentId}`;
+    const put = async (subject: string | undefined) => {
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (subject !== undefined) headers.authorization = `Bearer ${await signUserJwt({ subject, expiresInHours: 1 }, new TextEncoder().encode(JWT_SECRET))}`;
+      const res = await fetch(`${server.url}${path}`, { method: 'PUT', headers, body: JSON.stringify({ data: { title: `by ${subject}` } }) });
+      return { status: res.status, body: (await res.json()) as any };
+    };
+    expect((await put(undefined)).body.error).toMatchObject({ status: 403, name: 'PolicyError' });
+    expect((await put('bob@example.com')).body.error).toMatchObject({ status: 403, name: 'PolicyError' });
+    const owner = await put('ada@example.com');
+    expect(owner.status).toBe(200);
+    expect(owner.body.data.title).toBe('by ada@example.com');
   });
 });

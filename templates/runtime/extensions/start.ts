@@ -11,6 +11,7 @@ import { webhookHooks } from '../webhooks/index.ts';
 import type { GraphqlApiOptions } from '../graphql/schema-mount.ts';
 import { withDocumentMiddlewares } from './documents.ts';
 import { extendGraphql } from './graphql.ts';
+import { typeQuery } from './query.ts';
 import { combineHooks, lifecycleHooks } from './lifecycles.ts';
 import type { BootstrapApp, Extensions } from './types.ts';
 
@@ -33,6 +34,7 @@ export async function startExtensions(context: AppContext, extensions: Extension
   const app: BootstrapApp = {
     ...base,
     documents,
+    query: (uid) => typeQuery(documents, context.model, context.config, uid),
     service: (uid) => {
       let made = services.get(uid);
       if (made === undefined) {

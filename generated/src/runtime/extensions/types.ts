@@ -11,6 +11,7 @@ import type { DocumentService, Entity, ReadEngine } from '../engine/types.ts';
 import type { WriteAction } from '../engine/write-hooks.ts';
 import type { Logger } from '../logger.ts';
 import type { ModelSchema } from '../schema.ts';
+import type { TypeQuery } from './query.ts';
 
 /** What register, bootstrap, policies, services and custom actions get to work with. */
 export interface ExtensionApp {
@@ -25,6 +26,8 @@ export interface BootstrapApp extends ExtensionApp {
   readonly documents: DocumentService;
   /** The extra service methods a type's extension declares (`service`). */
   service(uid: string): Readonly<Record<string, (...args: never[]) => unknown>>;
+  /** The document service in Strapi's query language (`strapi.documents(uid).findMany({ filters, populate })`). */
+  query(uid: string): TypeQuery;
 }
 
 /**
