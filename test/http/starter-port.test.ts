@@ -50,7 +50,14 @@ describe.each(['sqlite', 'postgres'] as const)('the LaunchPad port on %s', (data
     const category = await request(server.url, 'POST', '/api/categories', { data: { name: 'News', product: product.body.data.documentId } });
     expect(category.status, JSON.stringify(category.body)).toBe(201);
     const article = await request(server.url, 'POST', '/api/articles', {
-      data: { title: 'Launch', slug: 'launch', categories: [category.body.data.documentId], seo: { metaTitle: 'Launch', metaDescription: 'We launched' }, dynamic_zone: [] },
+      data: {
+        title: 'Launch',
+        slug: 'launch',
+        description: 'About the launch',
+        categories: [category.body.data.documentId],
+        seo: { metaTitle: 'Launch', metaDescription: 'We launched our rocket, and this is the story of how it went.' },
+        dynamic_zone: [],
+      },
     });
     expect(article.status, JSON.stringify(article.body)).toBe(201);
 

@@ -22,7 +22,7 @@ interface Received {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
   readonly raw: string;
-  readonly body: { event: string; createdAt: string; model: string; uid: string; entry: Record<string, unknown> | null };
+  readonly body: { event: string; createdAt: string; model?: string; uid?: string; entry?: Record<string, unknown> | null; media?: Record<string, unknown> };
 }
 
 /** A webhook endpoint: answers what `answer` says for each request (a status, or `hang` to never answer). */
@@ -113,7 +113,7 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks on %s', (database) => {
         name: 'indexer',
         url: `http://127.0.0.1:${receiver.port}/hook`,
         headers: { Authorization: 'Bearer indexer-token' },
-        events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish'],
+        events: ['entry.create', 'entry.update', 'entry.delete', 'entry.publish', 'media.create', 'media.update', 'media.delete'],
         secretEnv: 'WEBHOOK_SECRET',
       },
     ];
@@ -165,6 +165,26 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks on %s', (database) => {
     expect((await request(server.url, 'DELETE', `/api/tags/${tag}`)).status).toBe(204);
     await until(() => receiver.of(tag, 'entry.delete').length === 1, 'entry.delete');
     expect(receiver.of(tag, 'entry.delete')[0]!.body.entry).toMatchObject({ documentId: tag, name: 'hello again' });
+    await server.stop();
+  });
+
+  it("sends Strapi's media events for uploads, info changes and deletes", async () => {
+    const server = await start();
+    const form = new FormData();
+    form.append('files', new Blob(['plain text'], { type: 'text/plain' }), 'note.txt');
+    const uploaded = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form });
+    expect(uploaded.status).toBe(201);
+    const [file] = (await uploaded.json()) as { id: number; documentId: string }[];
+    const media = (event: string) => receiver.received.filter((r) => r.body.event === event && r.body.media?.documentId === file!.documentId);
+    await until(() => media('media.create').length === 1, 'media.create');
+    expect(media('media.create')[0]!.body).toEqual({ event: 'media.create', createdAt: expect.any(String), media: expect.objectContaining({ id: file!.id, name: 'note.txt', url: expect.stringMatching(/^\/uploads\//) }) });
+    const info = new FormData();
+    info.append('fileInfo', JSON.stringify({ alternativeText: 'A note' }));
+    expect((await fetch(`${server.url}/api/upload?id=${file!.id}`, { method: 'POST', body: info })).status).toBe(200);
+    await until(() => media('media.update').length === 1, 'media.update');
+    expect(media('media.update')[0]!.body.media).toMatchObject({ alternativeText: 'A note' });
+    expect((await fetch(`${server.url}/api/upload/files/${file!.id}`, { method: 'DELETE' })).status).toBe(200);
+    await until(() => media('media.delete').length === 1, 'media.delete');
     await server.stop();
   });
 

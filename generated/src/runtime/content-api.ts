@@ -91,9 +91,9 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     return [
       ...project.before,
       { path: '/', handler: access.middleware },
-      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile }),
+      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media }),
       { path: '/api', handler: api },
-      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, ...project.graphql })]),
+      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, media: project.media, ...project.graphql })]),
       ...project.after,
     ];
   };

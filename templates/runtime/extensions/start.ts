@@ -7,7 +7,8 @@ import { createDocumentService } from '../engine/service.ts';
 import type { DocumentService } from '../engine/types.ts';
 import type { Mount } from '../server.ts';
 import type { AppContext } from '../server.ts';
-import { webhookHooks } from '../webhooks/index.ts';
+import type { MediaHooks } from '../upload/service.ts';
+import { startWebhooks } from '../webhooks/index.ts';
 import type { GraphqlApiOptions } from '../graphql/schema-mount.ts';
 import { withDocumentMiddlewares } from './documents.ts';
 import { extendGraphql } from './graphql.ts';
@@ -22,13 +23,16 @@ export interface StartedExtensions {
   readonly after: readonly Mount[];
   /** The GraphQL mount's `extend` option, when the project extends GraphQL. */
   readonly graphql: Pick<GraphqlApiOptions, 'extend'>;
+  /** Media changes, told to the webhook outbox. */
+  readonly media: MediaHooks;
   bootstrap(): Promise<void>;
 }
 
 export async function startExtensions(context: AppContext, extensions: Extensions): Promise<StartedExtensions> {
   const base = { config: context.config, logger: context.logger, db: context.db, model: context.model };
   await extensions.register?.(base);
-  const hooks = combineHooks([lifecycleHooks(extensions, context), webhookHooks(context)]);
+  const webhooks = startWebhooks(context);
+  const hooks = combineHooks([lifecycleHooks(extensions, context), webhooks.writes]);
   const documents = withDocumentMiddlewares(createDocumentService(context, hooks), extensions.documents ?? []);
   const services = new Map<string, Readonly<Record<string, (...args: never[]) => unknown>>>();
   const app: BootstrapApp = {
@@ -51,6 +55,7 @@ export async function startExtensions(context: AppContext, extensions: Extension
     before: mountAll(extensions.middlewares?.before),
     after: mountAll(extensions.middlewares?.after),
     graphql: graphqlOf(extensions, app),
+    media: webhooks.media,
     bootstrap: async () => {
       await extensions.bootstrap?.(app);
     },

@@ -9,12 +9,14 @@ import type { Entity } from '../engine/types.ts';
 import type { WriteEvent, WriteHooks } from '../engine/write-hooks.ts';
 import { readEntry } from '../extensions/lifecycles.ts';
 import type { ModelSchema } from '../schema.ts';
+import type { MediaHooks } from '../upload/service.ts';
+import type { MediaFile } from '../upload/serialize.ts';
 import type { WebhookConfig, WebhookEvent } from './config.ts';
 
 export const OUTBOX_TABLE = 'capi_webhook_deliveries';
 
-/** Strapi's webhook body. */
-export interface WebhookPayload {
+/** Strapi's webhook body of an entry event. */
+export interface EntryPayload {
   readonly event: WebhookEvent;
   readonly createdAt: string;
   /** The type's singular name (`article`), as Strapi sends it. */
@@ -22,6 +24,15 @@ export interface WebhookPayload {
   readonly uid: string;
   readonly entry: Entity | null;
 }
+
+/** Strapi's webhook body of a media event: the file under `media`. */
+export interface MediaPayload {
+  readonly event: WebhookEvent;
+  readonly createdAt: string;
+  readonly media: MediaFile;
+}
+
+export type WebhookPayload = EntryPayload | MediaPayload;
 
 /** Records deliveries of `payload` to every endpoint that listens to its event; inside the caller's transaction. */
 export async function enqueue(tx: Queryable, webhooks: readonly WebhookConfig[], payload: WebhookPayload): Promise<number> {
@@ -55,7 +66,7 @@ export function outboxHooks(model: ModelSchema, webhooks: readonly WebhookConfig
     after: async (event, tx) => {
       if (!listens(event)) return;
       const entry = event.action === 'delete' ? (deletedEntries.get(event) ?? null) : await readEntry(model, tx, event);
-      const payload: WebhookPayload = { event: `entry.${event.action}`, createdAt: new Date().toISOString(), model: model.contentTypes[event.uid]?.singularName ?? event.uid, uid: event.uid, entry };
+      const payload: EntryPayload = { event: `entry.${event.action}`, createdAt: new Date().toISOString(), model: model.contentTypes[event.uid]?.singularName ?? event.uid, uid: event.uid, entry };
       if ((await enqueue(tx, webhooks, payload)) > 0) queued.add(event);
     },
     committed: (event) => {
@@ -70,4 +81,21 @@ async function readDeleted(model: ModelSchema, tx: Queryable, event: WriteEvent)
   const ref = { documentId: event.documentId ?? '', ...(locale === undefined ? {} : { locale }) };
   const published = await readEntry(model, tx, { ...event, options: { status: 'published' }, result: ref });
   return published ?? (await readEntry(model, tx, { ...event, options: { status: 'draft' }, result: ref }));
+}
+
+/** The outbox for media changes: the same table, Strapi's `media.*` events. */
+export function mediaOutbox(webhooks: readonly WebhookConfig[], onQueued: () => void): MediaHooks {
+  // Shared by concurrent uploads: at worst a rolled-back one causes a needless wake (a poll),
+  // and a missed wake is caught by the worker's next poll.
+  let queued = false;
+  return {
+    inTransaction: async (tx, event, media) => {
+      if ((await enqueue(tx, webhooks, { event, createdAt: new Date().toISOString(), media })) > 0) queued = true;
+    },
+    committed: () => {
+      if (!queued) return;
+      queued = false;
+      onQueued();
+    },
+  };
 }

@@ -13,7 +13,7 @@ import type { AccessResolver } from '../access.ts';
 import type { DocumentService } from '../engine/types.ts';
 import { Targets } from '../query/targets.ts';
 import type { AppContext, Mount } from '../server.ts';
-import { UploadService } from '../upload/service.ts';
+import { UploadService, type MediaHooks } from '../upload/service.ts';
 import { UploadFolder } from '../upload/storage.ts';
 import { parse, type DocumentNode } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
@@ -30,6 +30,8 @@ export interface GraphqlApiOptions {
   readonly bindings: GraphqlBindings;
   readonly documents: DocumentService;
   readonly resolveAccess: AccessResolver;
+  /** Told about each media change (webhooks' media events). */
+  readonly media?: MediaHooks;
   /** The project's additions (extensions/graphql.ts), applied to the emitted SDL and resolvers. */
   readonly extend?: (sdl: DocumentNode, resolvers: ResolverMap) => { typeDefs: DocumentNode; resolvers: ResolverMap };
 }
@@ -39,7 +41,7 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
   const runtime: GraphqlRuntime = {
     model: app.model,
     documents: options.documents,
-    uploads: new UploadService(app.db, UploadFolder.openSync(join(app.config.projectRoot, 'public', 'uploads')), app.config.plugins.upload, app.logger),
+    uploads: new UploadService(app.db, UploadFolder.openSync(join(app.config.projectRoot, 'public', 'uploads')), app.config.plugins.upload, app.logger, options.media),
     bindings: bindingIndex(options.bindings),
     targets: new Targets(app.model),
     graphql: app.config.plugins.graphql,

@@ -7,13 +7,20 @@ import type { Environment } from '../config.ts';
 import { noWriteHooks, type WriteHooks } from '../engine/write-hooks.ts';
 import type { AppContext } from '../server.ts';
 import { defaultTiming, startDelivery, type DeliveryTiming } from './delivery.ts';
-import { outboxHooks } from './outbox.ts';
+import { mediaOutbox, outboxHooks } from './outbox.ts';
+import type { MediaHooks } from '../upload/service.ts';
 
-export function webhookHooks(context: AppContext, env: Environment = process.env): WriteHooks {
+export interface Webhooks {
+  readonly writes: WriteHooks;
+  readonly media: MediaHooks;
+}
+
+export function startWebhooks(context: AppContext, env: Environment = process.env): Webhooks {
   const webhooks = context.config.webhooks;
-  if (webhooks.length === 0) return noWriteHooks;
+  if (webhooks.length === 0) return { writes: noWriteHooks, media: { inTransaction: async () => undefined, committed: () => undefined } };
   const worker = startDelivery(context.db, webhooks, context.logger, timingFrom(env));
-  return outboxHooks(context.model, webhooks, () => worker.wake());
+  const wake = () => worker.wake();
+  return { writes: outboxHooks(context.model, webhooks, wake), media: mediaOutbox(webhooks, wake) };
 }
 
 function timingFrom(env: Environment): DeliveryTiming {
