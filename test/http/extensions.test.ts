@@ -3,7 +3,7 @@
  * it survives `capi generate` (and `--check` ignores it), as do the user's package.json edits;
  * each kind of extension takes effect through REST and GraphQL; a failing hook rolls its write back.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProject, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
@@ -14,6 +14,8 @@ import { signUserJwt } from '../../templates/runtime/user-jwt.ts';
 import { request } from './support.ts';
 
 const JWT_SECRET = 'extensions-test-jwt-secret-of-enough-length';
+/** A second file of the user's own, beside index.ts. */
+const HELPER = "export const ownerOf = (principal: string): string | undefined => (principal.startsWith('user:') ? principal.slice(5) : undefined);\n";
 
 const conformanceTypes = join(repoRoot, 'test', 'fixtures', 'conformance', 'content-types');
 const extensionSource = readFileSync(join(repoRoot, 'test', 'fixtures', 'extensions', 'index.ts.txt'), 'utf8');
@@ -32,6 +34,8 @@ describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) =>
     options = { database, workDir: join(repoRoot, 'tmp', `extensions-${database}-${process.pid}`), ...(pg === undefined ? {} : { databaseUrl: pg.url }) };
     project = await prepareProject(options);
     writeFileSync(join(project, 'src', 'extensions', 'index.ts'), extensionSource);
+    mkdirSync(join(project, 'src', 'extensions', 'policies'), { recursive: true });
+    writeFileSync(join(project, 'src', 'extensions', 'policies', 'helpers.ts'), HELPER);
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     pkg.scripts.lint = 'eslint src/extensions';
     pkg.dependencies['left-pad'] = '^1.3.0';
@@ -47,6 +51,8 @@ describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) =>
 
   it('survives capi generate, which keeps package.json edits, and --check ignores it', async () => {
     expect(readFileSync(join(project, 'src', 'extensions', 'index.ts'), 'utf8')).toBe(extensionSource);
+    expect(readFileSync(join(project, 'src', 'extensions', 'policies', 'helpers.ts'), 'utf8')).toBe(HELPER);
+    expect(JSON.parse(readFileSync(join(project, 'capi-manifest.json'), 'utf8')).files.filter((f: string) => f.startsWith('src/extensions/'))).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(pkg.scripts.lint).toBe('eslint src/extensions');
     expect(pkg.scripts.start).toBe('tsc -p tsconfig.json && node dist/main.js');
