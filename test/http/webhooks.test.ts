@@ -29,6 +29,8 @@ interface Received {
 class Receiver {
   readonly received: Received[] = [];
   answer: (body: Received['body']) => number | 'hang' = () => 200;
+  /** How long each answer takes: long enough for other processes to poll while a delivery is in flight. */
+  delayMs = 0;
   private server: Server | undefined;
   private readonly hanging = new Set<import('node:http').ServerResponse>();
   constructor(readonly port: number) {}
@@ -45,8 +47,10 @@ class Receiver {
           return;
         }
         this.received.push({ status: answer, headers: req.headers, raw, body });
-        res.statusCode = answer;
-        res.end();
+        setTimeout(() => {
+          res.statusCode = answer;
+          res.end();
+        }, this.delayMs);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', () => resolve()));
@@ -242,12 +246,16 @@ describe.each(['sqlite', 'postgres'] as const)('webhooks on %s', (database) => {
 
   it('two server processes on one database send each delivery once', async () => {
     const [a, b] = [await start(), await start()];
+    // Each answer takes several of the processes' poll intervals (100 ms): a row that was not
+    // leased to the process sending it would be picked up by the other one meanwhile.
+    receiver.delayMs = 400;
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) ids.push(await createTag(i % 2 === 0 ? a : b, `pair ${i}`));
     await until(() => ids.every((id) => receiver.of(id, 'entry.create').length >= 1), 'every delivery');
     // Both processes keep polling: give them several more rounds to send a duplicate if they could.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const id of ids) expect(receiver.of(id, 'entry.create')).toHaveLength(1);
+    receiver.delayMs = 0;
     await a.stop();
     await b.stop();
   });
