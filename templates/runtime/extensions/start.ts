@@ -29,6 +29,8 @@ export interface StartedExtensions {
 }
 
 export async function startExtensions(context: AppContext, extensions: Extensions): Promise<StartedExtensions> {
+  const unknown = Object.keys(extensions.contentTypes ?? {}).filter((uid) => context.model.contentTypes[uid] === undefined);
+  if (unknown.length > 0) throw new Error(`src/extensions: contentTypes names ${unknown.join(', ')}, which the model has no content type of`);
   const base = { config: context.config, logger: context.logger, db: context.db, model: context.model };
   await extensions.register?.(base);
   const webhooks = startWebhooks(context);
