@@ -1,7 +1,8 @@
 /**
  * Webhooks of config/webhooks.json: the outbox hooks every write runs (outbox.ts) and the
  * delivery worker that sends what they queue (delivery.ts). Timings can be tuned with
- * CAPI_WEBHOOK_BACKOFF_MS, CAPI_WEBHOOK_TIMEOUT_MS, CAPI_WEBHOOK_MAX_ATTEMPTS, CAPI_WEBHOOK_POLL_MS.
+ * CAPI_WEBHOOK_BACKOFF_MS, CAPI_WEBHOOK_TIMEOUT_MS, CAPI_WEBHOOK_MAX_ATTEMPTS, CAPI_WEBHOOK_POLL_MS
+ * and CAPI_WEBHOOK_RETENTION_DAYS.
  */
 import type { Environment } from '../config.ts';
 import { noWriteHooks, type WriteHooks } from '../engine/write-hooks.ts';
@@ -33,5 +34,6 @@ function timingFrom(env: Environment): DeliveryTiming {
     timeoutMs: positive(env.CAPI_WEBHOOK_TIMEOUT_MS, defaultTiming.timeoutMs),
     maxAttempts: positive(env.CAPI_WEBHOOK_MAX_ATTEMPTS, defaultTiming.maxAttempts),
     pollMs: positive(env.CAPI_WEBHOOK_POLL_MS, defaultTiming.pollMs),
+    retentionMs: positive(env.CAPI_WEBHOOK_RETENTION_DAYS, defaultTiming.retentionMs / 86_400_000) * 86_400_000,
   };
 }

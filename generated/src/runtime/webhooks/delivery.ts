@@ -5,7 +5,8 @@
  * the request timeout: that lease is what keeps the other processes away while it sends, and what
  * hands the row to another process when this one dies mid-send. Answers other than 2xx, and
  * unreachable endpoints, are retried with exponential backoff up to `maxAttempts`; every result
- * is logged and kept on the row (`attempts`, `last_status`, `last_error`).
+ * is logged and kept on the row (`attempts`, `last_status`, `last_error`). Delivered rows are
+ * deleted once older than `retentionMs`; failed ones stay for an operator to look at.
  */
 import { createHmac } from 'node:crypto';
 import type { Database, Queryable } from '../database.ts';
@@ -21,9 +22,13 @@ export interface DeliveryTiming {
   readonly maxAttempts: number;
   /** How often due retries are looked for when nothing wakes the worker. */
   readonly pollMs: number;
+  /** How long delivered rows are kept. */
+  readonly retentionMs: number;
 }
 
-export const defaultTiming: DeliveryTiming = { backoffMs: 1000, timeoutMs: 10_000, maxAttempts: 10, pollMs: 1000 };
+export const defaultTiming: DeliveryTiming = { backoffMs: 1000, timeoutMs: 10_000, maxAttempts: 10, pollMs: 1000, retentionMs: 7 * 86_400_000 };
+/** Old delivered rows are looked for at most this often per process. */
+const PRUNE_EVERY_MS = 3_600_000;
 const MAX_BACKOFF_MS = 3_600_000;
 const BATCH = 20;
 
@@ -49,6 +54,7 @@ export function startDelivery(db: Database, webhooks: readonly WebhookConfig[], 
   let again = false;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
+  let prunedAt = 0;
 
   const schedule = (ms: number): void => {
     if (stopped) return;
@@ -57,6 +63,10 @@ export function startDelivery(db: Database, webhooks: readonly WebhookConfig[], 
     timer.unref();
   };
   const pass = async (): Promise<void> => {
+    if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      await prune(db, timing.retentionMs);
+    }
     for (;;) {
       again = false;
       const rows = await claim(db, [...byName.keys()], timing);
@@ -90,6 +100,12 @@ export function startDelivery(db: Database, webhooks: readonly WebhookConfig[], 
       clearTimeout(timer);
     },
   };
+}
+
+/** Deletes delivered rows older than the retention. */
+export async function prune(db: Queryable, retentionMs: number): Promise<number> {
+  const before = new Date(Date.now() - retentionMs).toISOString();
+  return (await db.execute(`DELETE FROM "${OUTBOX_TABLE}" WHERE delivered_at IS NOT NULL AND delivered_at < ?`, [before])).changes;
 }
 
 /** Due rows of the configured endpoints, leased to this process for one request's time. */
