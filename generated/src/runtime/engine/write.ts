@@ -107,9 +107,12 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
     async update(uid: string, documentId: string, data: unknown, writeOptions: WriteOptions): Promise<DocumentRef | null> {
       const schema = contentTypeOf(model, uid);
       const body = assertWritableBody({ model }, schema, data);
-      const events = () => writeEvents(uid, 'update', documentId, structuredClone(body), writeOptions, publishes(uid, writeOptions));
-      return hooked(events, async (ctx, checked) => {
+      // Locked before the hooks run, so that they see the document as the write will find it.
+      const events = async (ctx: WriteContext) => {
         await lockForWrite(ctx, schema, documentId);
+        return writeEvents(uid, 'update', documentId, structuredClone(body), writeOptions, publishes(uid, writeOptions));
+      };
+      return hooked(events, async (ctx, checked) => {
         return refOf(await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
       }, uid);
     },
@@ -123,11 +126,12 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
         // One document per single type: concurrent first writes must not both create it.
         await lockKey(ctx.db, `capi:single:${uid}`);
         existing = await singleDocumentId(ctx, schema);
+        if (existing !== undefined) await lockForWrite(ctx, schema, existing);
         return writeEvents(uid, existing === undefined ? 'create' : 'update', existing, structuredClone(body), writeOptions, publishes(uid, writeOptions));
       };
       return hooked(events, async (ctx, checked) => {
         const documentId = existing ?? createDocumentId();
-        await lockForWrite(ctx, schema, documentId);
+        if (existing === undefined) await lockForWrite(ctx, schema, documentId);
         if (existing === undefined) return refOf(await createDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
         const written = await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions);
         if (written === null) throw new Error(`write engine: the document of ${uid} disappeared`);
@@ -137,9 +141,11 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
 
     async delete(uid: string, documentId: string, deleteOptions: DeleteOptions): Promise<boolean> {
       const schema = contentTypeOf(model, uid);
-      const events = (): WriteEvent[] => [{ action: 'delete', uid, documentId, data: undefined, options: deleteOptions, result: undefined }];
-      return hooked(events, async (ctx) => {
+      const events = async (ctx: WriteContext): Promise<WriteEvent[]> => {
         await lockForWrite(ctx, schema, documentId);
+        return [{ action: 'delete', uid, documentId, data: undefined, options: deleteOptions, result: undefined }];
+      };
+      return hooked(events, async (ctx) => {
         const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
         return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
       }, uid);
@@ -151,11 +157,11 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
       const events = async (ctx: WriteContext): Promise<WriteEvent[]> => {
         await lockKey(ctx.db, `capi:single:${uid}`);
         documentId = await singleDocumentId(ctx, schema);
+        if (documentId !== undefined) await lockForWrite(ctx, schema, documentId);
         return [{ action: 'delete', uid, documentId, data: undefined, options: deleteOptions, result: undefined }];
       };
       return hooked(events, async (ctx) => {
         if (documentId === undefined) return { value: false, ref: undefined };
-        await lockForWrite(ctx, schema, documentId);
         const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
         return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
       }, uid);
