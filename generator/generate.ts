@@ -22,6 +22,7 @@ import { unportedParts } from './strapi-project.ts';
 import type { Model } from './model/types.ts';
 import type { StepReporter } from './steps.ts';
 import { validateSchemas } from './validate/index.ts';
+import { keepUserEdits } from './user-edits.ts';
 import { applyChanges, compareWithDisk, manifestFile, read, type FileChanges } from './write.ts';
 
 const run = promisify(execFile);
@@ -85,7 +86,7 @@ export async function generate(options: GenerateOptions, report: StepReporter): 
     () => nextMigration(out, schema, database, options),
     (m) => (m === undefined ? 'schema unchanged, no migration' : `${options.check ? 'would create' : 'created'} ${m.name}`),
   );
-  const all = migration === undefined ? files : [...files, migration.file];
+  const all = keepUserEdits(out, migration === undefined ? files : [...files, migration.file]);
   const changes = compareWithDisk(out, all);
   if (options.check) return { changes, ...(migration ? { migration: migration.name } : {}) };
   await report.step('write', () => applyChanges(out, all, changes), () => summarize(changes));

@@ -1,8 +1,9 @@
 /**
- * What a Strapi project holds besides its schema files, and capi does not bring over: custom
- * routes, controllers, services, policies, middlewares, lifecycle hooks, `src/extensions`,
+ * What a Strapi project holds besides its schema files, and capi does not bring over by itself:
+ * custom routes, controllers, services, policies, middlewares, lifecycle hooks, `src/extensions`,
  * `src/index` lifecycle code and plugin configuration. `capi generate` and `capi validate` list
- * each one, with where its capi counterpart lives, rather than dropping them without a word.
+ * each one with the place in the generated project's own code (src/extensions/index.ts, see
+ * docs/extending.md) where it is ported, rather than dropping them without a word.
  *
  * Files Strapi generates and nobody edited (a core router, controller or service with no options,
  * the empty `register`/`bootstrap` of `src/index`, an empty `config/plugins`) do nothing capi
@@ -12,8 +13,8 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import type { Note } from './normalize.ts';
 
-/** Where each kind of code goes in capi; one place, so that the listing and the docs agree. */
-export const COUNTERPART = 'not yet served; see docs/moving-from-strapi.md';
+/** The generated project's file for the user's own code (never written again by capi). */
+export const EXTENSIONS_FILE = 'src/extensions/index.ts';
 
 /** A part of a Strapi project, by what it is in Strapi's terms. */
 type PartKind =
@@ -23,10 +24,31 @@ type PartKind =
   | 'policy'
   | 'middleware'
   | 'lifecycle hooks'
+  | 'global policy'
+  | 'global middleware'
   | 'plugin extension'
   | 'src/index lifecycle code'
   | 'plugin configuration'
   | 'admin panel customization';
+
+/**
+ * Where each kind of code goes in capi, given the content type uid it belongs to (when it has
+ * one); one place, so that the listing and the docs agree.
+ */
+const COUNTERPARTS: Readonly<Record<PartKind, (uid: string) => string>> = {
+  'custom routes': (uid) => `port to ${EXTENSIONS_FILE}: contentTypes['${uid}'].routes (route config: .config.<action>)`,
+  'custom controller': (uid) => `port to ${EXTENSIONS_FILE}: contentTypes['${uid}'].controller`,
+  'custom service': (uid) => `port to ${EXTENSIONS_FILE}: contentTypes['${uid}'].service`,
+  policy: (uid) => `port to ${EXTENSIONS_FILE}: a Policy in contentTypes['${uid}'].config.<action>.policies`,
+  middleware: (uid) => `port to ${EXTENSIONS_FILE}: a RouteMiddleware in contentTypes['${uid}'].config.<action>.middlewares (a default populate: .defaultQuery)`,
+  'lifecycle hooks': (uid) => `port to ${EXTENSIONS_FILE}: contentTypes['${uid}'].lifecycles`,
+  'global policy': () => `port to ${EXTENSIONS_FILE}: a Policy listed in each route's config.<action>.policies`,
+  'global middleware': () => `port to ${EXTENSIONS_FILE}: middlewares.before / middlewares.after`,
+  'plugin extension': () => `port to ${EXTENSIONS_FILE}: graphql (GraphQL plugin extensions); other plugins are not served, see docs/moving-from-strapi.md`,
+  'src/index lifecycle code': () => `port to ${EXTENSIONS_FILE}: register / bootstrap (strapi.documents.use: documents)`,
+  'plugin configuration': () => 'copy the values capi has to config/plugins.json; see docs/moving-from-strapi.md',
+  'admin panel customization': () => 'not served: capi has no admin panel',
+};
 
 const API_FOLDERS: Readonly<Record<string, PartKind>> = {
   routes: 'custom routes',
@@ -45,20 +67,28 @@ const CODE = /\.(js|ts|mjs|cjs|json)$/;
 export function unportedParts(src: string): Note[] {
   const notes: Note[] = [];
   const project = dirname(src);
-  const add = (absolute: string, kind: PartKind): void => {
-    notes.push({ file: toPosix(relative(project, absolute)), pointer: '', message: `${kind}: ${COUNTERPART}` });
+  const add = (absolute: string, kind: PartKind, uid = ''): void => {
+    notes.push({ file: toPosix(relative(project, absolute)), pointer: '', message: `${kind}: ${COUNTERPARTS[kind](uid)}` });
   };
   for (const api of list(join(src, 'api'))) {
     const apiDir = join(src, 'api', api);
+    // A file belongs to the type it is named after (`controllers/article.ts`), else to the API's
+    // only (or same-named) type, which is Strapi's usual layout.
+    const types = list(join(apiDir, 'content-types'));
+    const typeOf = (file: string): string => {
+      const stem = baseName(file).replace(CODE, '');
+      const type = types.includes(stem) ? stem : types.includes(api) ? api : (types[0] ?? api);
+      return `api::${api}.${type}`;
+    };
     for (const [folder, kind] of Object.entries(API_FOLDERS)) {
-      for (const file of codeFiles(join(apiDir, folder))) if (!isCoreFactory(file)) add(file, kind);
+      for (const file of codeFiles(join(apiDir, folder))) if (!isCoreFactory(file)) add(file, kind, typeOf(file));
     }
-    for (const type of list(join(apiDir, 'content-types'))) {
-      for (const file of codeFiles(join(apiDir, 'content-types', type))) if (/^lifecycles\./.test(baseName(file))) add(file, 'lifecycle hooks');
+    for (const type of types) {
+      for (const file of codeFiles(join(apiDir, 'content-types', type))) if (/^lifecycles\./.test(baseName(file))) add(file, 'lifecycle hooks', `api::${api}.${type}`);
     }
   }
-  for (const file of codeFiles(join(src, 'policies'))) add(file, 'policy');
-  for (const file of codeFiles(join(src, 'middlewares'))) add(file, 'middleware');
+  for (const file of codeFiles(join(src, 'policies'))) add(file, 'global policy');
+  for (const file of codeFiles(join(src, 'middlewares'))) add(file, 'global middleware');
   for (const file of allFiles(join(src, 'extensions'))) if (CODE.test(file)) add(file, 'plugin extension');
   for (const file of codeFiles(src)) if (/^index\./.test(baseName(file)) && !isEmptyIndex(file)) add(file, 'src/index lifecycle code');
   if (allFiles(join(src, 'admin')).some((f) => /\.(js|jsx|ts|tsx)$/.test(f) && !/\.example\./.test(f))) add(join(src, 'admin'), 'admin panel customization');

@@ -10,6 +10,7 @@ import { pageRoutes } from './api/page/routes.ts';
 import { productRoutes } from './api/product/routes.ts';
 import { tagRoutes } from './api/tag/routes.ts';
 import { graphqlBindings } from './graphql/bindings.ts';
+import { extensions } from './extensions/index.ts';
 
 /** The content API: uploads, every content type's REST routes under /api, and GraphQL at /graphql. */
 export const contentApi = contentApiMount(
@@ -25,4 +26,5 @@ export const contentApi = contentApiMount(
     tagRoutes,
   ],
   graphqlBindings,
+  extensions,
 );

@@ -234,11 +234,13 @@ function addContentApiMount(file: SourceFile, model: Model): void {
     file.addImportDeclaration({ namedImports: [routesConstName(type)], moduleSpecifier: `./api/${type.singularName}/routes.ts` });
   }
   file.addImportDeclaration({ namedImports: [GRAPHQL_BINDINGS_NAME], moduleSpecifier: `./${GRAPHQL_BINDINGS_PATH.replace(/^src\//, '')}` });
+  // The project's own code (src/extensions/, never written by capi after its creation).
+  file.addImportDeclaration({ namedImports: ['extensions'], moduleSpecifier: './extensions/index.ts' });
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
     docs: ['The content API: uploads, every content type\'s REST routes under /api, and GraphQL at /graphql.'],
-    declarations: [{ name: 'contentApi', initializer: `contentApiMount([${model.contentTypes.map(routesConstName).join(', ')}], ${GRAPHQL_BINDINGS_NAME})` }],
+    declarations: [{ name: 'contentApi', initializer: `contentApiMount([${model.contentTypes.map(routesConstName).join(', ')}], ${GRAPHQL_BINDINGS_NAME}, extensions)` }],
   });
 }
 

@@ -24,6 +24,7 @@ interface ModelBlock {
 export const UPLOAD_FILE_TABLE = 'files';
 export const FILE_LINK_TABLE = 'files_related_mph';
 export const API_TOKEN_TABLE = 'capi_api_tokens';
+export const WEBHOOK_OUTBOX_TABLE = 'capi_webhook_deliveries';
 
 export function emitPrismaSchema(model: Model, database: DatabaseKind, source: string): string {
   const blocks: ModelBlock[] = [
@@ -33,6 +34,7 @@ export function emitPrismaSchema(model: Model, database: DatabaseKind, source: s
     uploadFileBlock(database),
     fileLinkBlock(),
     apiTokenBlock(database),
+    webhookOutboxBlock(database),
   ];
   return [header(source, database), ...blocks.map(printBlock)].join('\n\n') + '\n';
 }
@@ -201,6 +203,32 @@ function apiTokenBlock(database: DatabaseKind): ModelBlock {
       { name: 'updatedAt', type: 'DateTime', attributes: timestamp('updated_at', database) },
     ],
     blockAttributes: [`@@map("${API_TOKEN_TABLE}")`],
+  };
+}
+
+/**
+ * The webhook outbox (templates/runtime/webhooks): one row per event and endpoint, written in the
+ * transaction of the change, sent after commit. `next_attempt_at` is also the lease of the process
+ * sending it.
+ */
+function webhookOutboxBlock(database: DatabaseKind): ModelBlock {
+  return {
+    doc: ['/// Webhook deliveries: queued with each change, sent and retried after commit.'],
+    name: 'WebhookDelivery',
+    fields: [
+      { name: 'id', type: 'Int', attributes: '@id @default(autoincrement())' },
+      { name: 'webhook', type: 'String', attributes: '' },
+      { name: 'event', type: 'String', attributes: '' },
+      { name: 'payload', type: 'String', attributes: '' },
+      { name: 'attempts', type: 'Int', attributes: '@default(0)' },
+      { name: 'nextAttemptAt', type: 'DateTime', attributes: timestamp('next_attempt_at', database) },
+      { name: 'deliveredAt', type: 'DateTime?', attributes: timestamp('delivered_at', database) },
+      { name: 'failedAt', type: 'DateTime?', attributes: timestamp('failed_at', database) },
+      { name: 'lastStatus', type: 'Int?', attributes: '@map("last_status")' },
+      { name: 'lastError', type: 'String?', attributes: '@map("last_error")' },
+      { name: 'createdAt', type: 'DateTime', attributes: timestamp('created_at', database) },
+    ],
+    blockAttributes: ['@@index([deliveredAt, failedAt, nextAttemptAt])', `@@map("${WEBHOOK_OUTBOX_TABLE}")`],
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * Emits the mostly-static skeleton of a generated project: package.json, tsconfig.json,
- * prisma.config.ts, the two entry points, README.md, .gitignore, the five config/*.json files
+ * prisma.config.ts, the two entry points, README.md, .gitignore, the six config/*.json files
  * (create-once: the user owns them after the first generation) and a verbatim copy of the
  * hand-written runtime (templates/runtime, without its tests) as src/runtime/.
  *
@@ -67,6 +67,8 @@ const templateOutputs: ReadonlyArray<{ template: string; path: string; policy: E
   { template: 'migrate.ts.hbs', path: 'src/migrate.ts', policy: 'owned' },
   { template: 'README.md.hbs', path: 'README.md', policy: 'create-once' },
   { template: 'gitignore.hbs', path: '.gitignore', policy: 'create-once' },
+  // The user's part of the project (docs/extending.md): created once with commented examples.
+  { template: 'extensions.ts.hbs', path: 'src/extensions/index.ts', policy: 'create-once' },
 ];
 
 export function emitProject(model: ProjectModel, options: ProjectOptions): EmittedFile[] {

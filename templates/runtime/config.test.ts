@@ -249,3 +249,26 @@ describe('defaultPermissions', () => {
     expect(defaultPermissions(record).public.slice(0, 2)).toEqual(['api::a.a.find', 'api::b.b.find']);
   });
 });
+
+describe('config/webhooks.json', () => {
+  const hook = { name: 'indexer', url: 'https://indexer.example/hook', events: ['entry.create', 'media.delete'] };
+
+  it('reads endpoints, their headers and the signing secret from the named variable', () => {
+    const config = load({ 'webhooks.json': [{ ...hook, headers: { Authorization: 'Bearer x' }, secretEnv: 'HOOK_SECRET' }] }, { HOOK_SECRET: 's3cret' });
+    expect(config.webhooks).toEqual([{ name: 'indexer', url: 'https://indexer.example/hook', headers: { Authorization: 'Bearer x' }, events: ['entry.create', 'media.delete'], secret: 's3cret' }]);
+    expect(load({}).webhooks).toEqual([]);
+  });
+
+  it.each([
+    [{ x: 1 }, 'config/webhooks.json: must be an array (got {"x":1})'],
+    [[{ ...hook, url: 'ftp://x' }], 'config/webhooks.json: [0].url must be an http:// or https:// URL (got "ftp://x")'],
+    [[{ ...hook, events: ['entry.created'] }], 'config/webhooks.json: [0].events[0] must be one of "entry.create", "entry.update", "entry.delete", "entry.publish", "entry.unpublish", "media.create", "media.update", "media.delete" (got "entry.created")'],
+    [[{ ...hook, events: [] }], 'config/webhooks.json: [0].events must list at least one event'],
+    [[hook, hook], 'config/webhooks.json: [1].name repeats the name of another webhook (got "indexer")'],
+    [[{ ...hook, header: {} }], 'config/webhooks.json: unknown key "[0].header" (did you mean "[0].headers"?)'],
+    [[{ ...hook, headers: { 'bad header': 'x' } }], 'config/webhooks.json: [0].headers.bad header is not a valid HTTP header name'],
+    [[{ ...hook, secretEnv: 'MISSING_SECRET' }], 'config/webhooks.json: [0].secretEnv names the environment variable MISSING_SECRET, which is not set'],
+  ])('%j', (webhooks, message) => {
+    expect(errorOf({ 'webhooks.json': webhooks })).toBe(message);
+  });
+});

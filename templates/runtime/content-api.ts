@@ -7,7 +7,6 @@
  */
 import { Router, type Request } from 'express';
 import { accessControl, authorize, canRead } from './access.ts';
-import { createDocumentService } from './engine/service.ts';
 import type { GraphqlBindings } from './graphql/schema-binding.ts';
 import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
@@ -23,12 +22,16 @@ import { attachRelated, splitRelated, withPopulate } from './upload/related.ts';
 import type { Entity } from './engine/types.ts';
 import type { ListQuery } from './query/types.ts';
 import { own } from './query/raw.ts';
+import { startExtensions } from './extensions/start.ts';
+import { customRoutes } from './extensions/pipeline.ts';
+import type { Extensions } from './extensions/types.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
 
-export function contentApiMount(routes: readonly RoutesFactory[], graphql?: GraphqlBindings): MountFactory {
+export function contentApiMount(routes: readonly RoutesFactory[], graphql?: GraphqlBindings, extensions: Extensions = {}): MountFactory {
   return async (app): Promise<Mount[]> => {
+    const project = await startExtensions(app, extensions);
     const access = accessControl({
       permissions: app.config.permissions,
       db: app.db,
@@ -39,10 +42,11 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     });
     const rest: RestContext = {
       model: app.model,
-      documents: createDocumentService(app),
+      documents: project.documents,
       rest: app.config.api.rest,
       i18n: app.config.plugins.i18n,
       resolveAccess: access.resolveAccess,
+      extensions: { extensions, app: project.app },
     };
     // `/api/upload/files` takes the same filters, sort, fields and pagination as any content type,
     // but like Strapi's it lists every file when no pagination is asked for.
@@ -81,12 +85,16 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     };
     const api = Router();
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
+    api.use(customRoutes(rest));
     api.use(contentTypeDispatcher(routes, rest));
+    await project.bootstrap();
     return [
+      ...project.before,
       { path: '/', handler: access.middleware },
-      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile }),
+      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media }),
       { path: '/api', handler: api },
-      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess })]),
+      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, media: project.media, ...project.graphql })]),
+      ...project.after,
     ];
   };
 }

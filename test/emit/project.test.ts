@@ -47,15 +47,17 @@ describe('emitProject', () => {
       'config/permissions.json',
       'config/plugins.json',
       'config/server.json',
+      'config/webhooks.json',
       'package.json',
       'prisma.config.ts',
+      'src/extensions/index.ts',
       'src/main.ts',
       'src/migrate.ts',
       'tsconfig.json',
     ]);
   });
 
-  it('owns generated code and leaves config, README and .gitignore to the user after the first run', () => {
+  it('owns generated code and leaves config, README, .gitignore and src/extensions to the user after the first run', () => {
     const createOnce = files.filter((f) => f.policy === 'create-once').map((f) => f.path);
     expect(createOnce).toEqual([
       '.gitignore',
@@ -65,6 +67,8 @@ describe('emitProject', () => {
       'config/permissions.json',
       'config/plugins.json',
       'config/server.json',
+      'config/webhooks.json',
+      'src/extensions/index.ts',
     ]);
   });
 

@@ -31,8 +31,8 @@ describe('unportedParts', () => {
     ).toEqual([]);
   });
 
-  it('lists every customised or custom part, each with where its counterpart lives', () => {
-    const not = 'not yet served; see docs/moving-from-strapi.md';
+  it('lists every customised or custom part, each with the capi file and key it is ported to', () => {
+    const file = 'src/extensions/index.ts';
     expect(
       listed({
         'src/api/a/routes/a.ts': "import { factories } from '@strapi/strapi';\nexport default factories.createCoreRouter('api::a.a', { config: { find: { policies: ['is-owner'] } } });",
@@ -50,19 +50,19 @@ describe('unportedParts', () => {
         'config/plugins.js': "module.exports = ({ env }) => ({ upload: { config: { provider: 'aws-s3' } } });",
       }),
     ).toEqual([
-      `src/api/a/routes/a.ts: custom routes: ${not}`,
-      `src/api/a/routes/custom.ts: custom routes: ${not}`,
-      `src/api/a/controllers/a.ts: custom controller: ${not}`,
-      `src/api/a/services/a.ts: custom service: ${not}`,
-      `src/api/a/policies/is-owner.ts: policy: ${not}`,
-      `src/api/a/middlewares/populate.ts: middleware: ${not}`,
-      `src/api/a/content-types/a/lifecycles.ts: lifecycle hooks: ${not}`,
-      `src/policies/global.js: policy: ${not}`,
-      `src/middlewares/timer.js: middleware: ${not}`,
-      `src/extensions/users-permissions/strapi-server.ts: plugin extension: ${not}`,
-      `src/index.js: src/index lifecycle code: ${not}`,
-      `src/admin: admin panel customization: ${not}`,
-      `config/plugins.js: plugin configuration: ${not}`,
+      `src/api/a/routes/a.ts: custom routes: port to ${file}: contentTypes['api::a.a'].routes (route config: .config.<action>)`,
+      `src/api/a/routes/custom.ts: custom routes: port to ${file}: contentTypes['api::a.a'].routes (route config: .config.<action>)`,
+      `src/api/a/controllers/a.ts: custom controller: port to ${file}: contentTypes['api::a.a'].controller`,
+      `src/api/a/services/a.ts: custom service: port to ${file}: contentTypes['api::a.a'].service`,
+      `src/api/a/policies/is-owner.ts: policy: port to ${file}: a Policy in contentTypes['api::a.a'].config.<action>.policies`,
+      `src/api/a/middlewares/populate.ts: middleware: port to ${file}: a RouteMiddleware in contentTypes['api::a.a'].config.<action>.middlewares (a default populate: .defaultQuery)`,
+      `src/api/a/content-types/a/lifecycles.ts: lifecycle hooks: port to ${file}: contentTypes['api::a.a'].lifecycles`,
+      `src/policies/global.js: global policy: port to ${file}: a Policy listed in each route's config.<action>.policies`,
+      `src/middlewares/timer.js: global middleware: port to ${file}: middlewares.before / middlewares.after`,
+      `src/extensions/users-permissions/strapi-server.ts: plugin extension: port to ${file}: graphql (GraphQL plugin extensions); other plugins are not served, see docs/moving-from-strapi.md`,
+      `src/index.js: src/index lifecycle code: port to ${file}: register / bootstrap (strapi.documents.use: documents)`,
+      `src/admin: admin panel customization: not served: capi has no admin panel`,
+      `config/plugins.js: plugin configuration: copy the values capi has to config/plugins.json; see docs/moving-from-strapi.md`,
     ]);
   });
 });

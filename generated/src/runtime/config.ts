@@ -1,5 +1,5 @@
 /**
- * The project's configuration: five JSON files under `config/`, created by `capi generate` once
+ * The project's configuration: six JSON files under `config/`, created by `capi generate` once
  * and owned by the user from then on, plus a few environment variables that win over them
  * (HOST, PORT, DATABASE_URL). A missing file means "all defaults". Anything unknown or of the
  * wrong type stops start-up with a one-line ConfigError naming the file and the key.
@@ -27,6 +27,7 @@
  *     one. Seconds, or a duration like "30d", "12h", "90m".
  * config/permissions.json  { "public": ["api::article.article.find", ...], "authenticated": [...] }
  *   Role name to allowed actions. Roles missing from the file have no permissions.
+ * config/webhooks.json     [{ name, url, headers?, events, secretEnv? }] (webhooks/config.ts)
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
@@ -49,6 +50,7 @@ import {
 } from './config-check.ts';
 import { actionPattern, defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
 import type { JsonValue } from './schema.ts';
+import { webhooksConfig, type WebhookConfig } from './webhooks/config.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
@@ -130,6 +132,7 @@ export interface AppConfig {
   readonly api: { readonly rest: RestConfig };
   readonly plugins: { readonly graphql: GraphqlConfig; readonly i18n: I18nConfig; readonly upload: UploadConfig; readonly usersPermissions: UsersPermissionsConfig };
   readonly permissions: Permissions;
+  readonly webhooks: readonly WebhookConfig[];
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -146,7 +149,7 @@ export interface LoadConfigOptions {
   readonly model?: PermissionModel;
 }
 
-export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json'] as const;
+export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json'] as const;
 export type ConfigFileName = (typeof configFileNames)[number];
 
 export const defaultSqliteFilename = '.data/data.db';
@@ -166,6 +169,7 @@ export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Ex
       i18n: { defaultLocale: 'en', locales: ['en'] },
       upload: { sizeLimit: 209_715_200 },
     },
+    'webhooks.json': [],
   };
 }
 
@@ -181,6 +185,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   const api = read('api.json');
   const plugins = read('plugins.json');
   const permissions = read('permissions.json');
+  const webhooks = read('webhooks.json');
   return {
     projectRoot,
     server: serverConfig(server.where, server.json ?? defaults['server.json'], env),
@@ -188,6 +193,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     api: { rest: restConfig(api.where, api.json ?? defaults['api.json']) },
     plugins: pluginsConfig(plugins.where, plugins.json ?? defaults['plugins.json']),
     permissions: permissionsConfig(permissions.where, permissions.json, options.model),
+    webhooks: webhooksConfig(webhooks.where, webhooks.json ?? [], env),
   };
 }
 

@@ -11,6 +11,7 @@ import type { ModelSchema } from '../schema.ts';
 import { hashPassword } from './password.ts';
 import type { DeleteOptions, DocumentRef, WriteEngine, WriteOptions } from './types.ts';
 import type { WriteContext } from './write-context.ts';
+import { noWriteHooks, writeEvents, type WriteEvent, type WriteHooks } from './write-hooks.ts';
 import {
   assertWritableBody,
   createDocument,
@@ -34,12 +35,15 @@ export interface WriteEngineOptions {
   readonly now?: () => Date;
   /** How passwords are hashed (scrypt by default). */
   readonly hashPassword?: Hasher;
+  /** Lifecycle hooks and the webhook outbox (write-hooks.ts). */
+  readonly hooks?: WriteHooks;
 }
 
 export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
   const { db, model, i18n } = options;
   const now = options.now ?? (() => new Date());
   const hash = options.hashPassword ?? hashPassword;
+  const hooks = options.hooks ?? noWriteHooks;
 
   // A write that lost a lock race (write-sql.ts isRetryable) is rolled back and run again from
   // the start, so that the loser of a deadlock answers as if it had come second.
@@ -56,59 +60,116 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
     }
   };
 
+  /**
+   * One write with its hooks: `before` hooks (which may change the body, checked again), the
+   * write, `after` hooks, all in one transaction; `committed` hooks once it has committed.
+   */
+  const hooked = async <T extends DocumentRef | boolean | null>(
+    makeEvents: (ctx: WriteContext) => WriteEvent[] | Promise<WriteEvent[]>,
+    write: (ctx: WriteContext, data: Record<string, unknown> | undefined) => Promise<{ value: T; ref: DocumentRef | undefined }>,
+    uid: string,
+  ): Promise<T> => {
+    let events: WriteEvent[] = [];
+    const value = await inTransaction(async (ctx) => {
+      events = await makeEvents(ctx);
+      for (const event of events) await hooks.before(event, ctx.db);
+      const data = events[0]?.data === undefined ? undefined : assertWritableBody({ model }, contentTypeOf(model, uid), events[0].data);
+      const { value, ref } = await write(ctx, data);
+      if (ref === undefined) {
+        events = [];
+        return value;
+      }
+      for (const event of events) {
+        event.documentId = ref.documentId;
+        event.result = ref;
+        await hooks.after(event, ctx.db);
+      }
+      return value;
+    });
+    for (const event of events) hooks.committed(event);
+    return value;
+  };
+  const publishes = (uid: string, writeOptions: WriteOptions): boolean => contentTypeOf(model, uid).draftAndPublish && writeOptions.status === 'published';
+  const refOf = <T extends DocumentRef | null>(value: T) => ({ value, ref: value ?? undefined });
+
   return {
     async create(uid: string, data: unknown, writeOptions: WriteOptions): Promise<DocumentRef> {
       const schema = contentTypeOf(model, uid);
       const body = assertWritableBody({ model }, schema, data);
-      return inTransaction(async (ctx) => {
+      const events = () => writeEvents(uid, 'create', undefined, structuredClone(body), writeOptions, publishes(uid, writeOptions));
+      return hooked(events, async (ctx, checked) => {
         const documentId = createDocumentId();
         await lockForWrite(ctx, schema, documentId);
-        return createDocument(ctx, hash, schema, documentId, body, writeOptions);
-      });
+        return refOf(await createDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
+      }, uid);
     },
 
     async update(uid: string, documentId: string, data: unknown, writeOptions: WriteOptions): Promise<DocumentRef | null> {
       const schema = contentTypeOf(model, uid);
       const body = assertWritableBody({ model }, schema, data);
-      return inTransaction(async (ctx) => {
+      // Locked before the hooks run, so that they see the document as the write will find it.
+      const events = async (ctx: WriteContext) => {
         await lockForWrite(ctx, schema, documentId);
-        return updateDocument(ctx, hash, schema, documentId, body, writeOptions);
-      });
+        return writeEvents(uid, 'update', documentId, structuredClone(body), writeOptions, publishes(uid, writeOptions));
+      };
+      return hooked(events, async (ctx, checked) => {
+        return refOf(await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
+      }, uid);
     },
 
     async putSingle(uid: string, data: unknown, writeOptions: WriteOptions): Promise<DocumentRef> {
       const schema = contentTypeOf(model, uid);
       const body = assertWritableBody({ model }, schema, data);
-      return inTransaction(async (ctx) => {
+      // Whether this creates or updates is known only inside the transaction, before any hook runs.
+      let existing: string | undefined;
+      const events = async (ctx: WriteContext) => {
         // One document per single type: concurrent first writes must not both create it.
         await lockKey(ctx.db, `capi:single:${uid}`);
-        const existing = await singleDocumentId(ctx, schema);
+        existing = await singleDocumentId(ctx, schema);
+        if (existing !== undefined) await lockForWrite(ctx, schema, existing);
+        return writeEvents(uid, existing === undefined ? 'create' : 'update', existing, structuredClone(body), writeOptions, publishes(uid, writeOptions));
+      };
+      return hooked(events, async (ctx, checked) => {
         const documentId = existing ?? createDocumentId();
-        await lockForWrite(ctx, schema, documentId);
-        if (existing === undefined) return createDocument(ctx, hash, schema, documentId, body, writeOptions);
-        const written = await updateDocument(ctx, hash, schema, documentId, body, writeOptions);
+        if (existing === undefined) await lockForWrite(ctx, schema, documentId);
+        if (existing === undefined) return refOf(await createDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
+        const written = await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions);
         if (written === null) throw new Error(`write engine: the document of ${uid} disappeared`);
-        return written;
-      });
+        return refOf(written);
+      }, uid);
     },
 
     async delete(uid: string, documentId: string, deleteOptions: DeleteOptions): Promise<boolean> {
       const schema = contentTypeOf(model, uid);
-      return inTransaction(async (ctx) => {
+      const events = async (ctx: WriteContext): Promise<WriteEvent[]> => {
         await lockForWrite(ctx, schema, documentId);
-        return deleteDocument(ctx, schema, documentId, deleteOptions);
-      });
+        return [{ action: 'delete', uid, documentId, data: undefined, options: deleteOptions, result: undefined }];
+      };
+      return hooked(events, async (ctx) => {
+        const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
+        return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
+      }, uid);
     },
 
     async deleteSingle(uid: string, deleteOptions: DeleteOptions): Promise<boolean> {
       const schema = contentTypeOf(model, uid);
-      return inTransaction(async (ctx) => {
+      let documentId: string | undefined;
+      const events = async (ctx: WriteContext): Promise<WriteEvent[]> => {
         await lockKey(ctx.db, `capi:single:${uid}`);
-        const documentId = await singleDocumentId(ctx, schema);
-        if (documentId === undefined) return false;
-        await lockForWrite(ctx, schema, documentId);
-        return deleteDocument(ctx, schema, documentId, deleteOptions);
-      });
+        documentId = await singleDocumentId(ctx, schema);
+        if (documentId !== undefined) await lockForWrite(ctx, schema, documentId);
+        return [{ action: 'delete', uid, documentId, data: undefined, options: deleteOptions, result: undefined }];
+      };
+      return hooked(events, async (ctx) => {
+        if (documentId === undefined) return { value: false, ref: undefined };
+        const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
+        return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
+      }, uid);
     },
   };
+}
+
+/** What a delete removed: the document, in one locale unless it was all of them. */
+function deletedRef(documentId: string, options: DeleteOptions): DocumentRef {
+  return options.locale === undefined || options.locale === '*' ? { documentId } : { documentId, locale: options.locale };
 }

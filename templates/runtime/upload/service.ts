@@ -8,7 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UploadConfig } from '../config.ts';
-import type { Database } from '../database.ts';
+import type { Database, Queryable } from '../database.ts';
 import { createDocumentId } from '../document-id.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -70,12 +70,24 @@ interface PreparedFile {
   readonly staged: readonly StagedFile[];
 }
 
+/**
+ * Told about each media change (webhooks' `media.*` events): `inTransaction` inside the change's
+ * transaction, `committed` once it has committed.
+ */
+export interface MediaHooks {
+  inTransaction(tx: Queryable, event: 'media.create' | 'media.update' | 'media.delete', file: MediaFile): Promise<void>;
+  committed(): void;
+}
+
+const noMediaHooks: MediaHooks = { inTransaction: async () => undefined, committed: () => undefined };
+
 export class UploadService {
   constructor(
     private readonly db: Database,
     private readonly folder: UploadFolder,
     private readonly config: UploadConfig,
     private readonly logger: Logger,
+    private readonly media: MediaHooks = noMediaHooks,
   ) {}
 
   /** Creates one file per received file, all or none. `workDir` holds the received files. */
@@ -127,10 +139,12 @@ export class UploadService {
           );
         }
         const inserted = await findFileRows(tx, ids);
+        for (const row of inserted) await this.media.inTransaction(tx, 'media.create', serializeFile(row));
         // Last, so that nothing is on disk unless every row is in; undone if the commit fails.
         placement = await this.folder.place(prepared.flatMap((file) => file.staged));
         return inserted;
       });
+      this.media.committed();
       return rows.map(serializeFile);
     } catch (error) {
       await placement?.undo();
@@ -175,10 +189,12 @@ export class UploadService {
           now: new Date(),
         });
         const updated = await findFileRow(tx, id);
+        if (updated !== undefined) await this.media.inTransaction(tx, 'media.update', serializeFile(updated));
         placement = await this.folder.place(prepared.staged, { names: displaced, backupDir });
         return updated;
       });
       if (row === undefined) throw new NotFoundError(fileNotFoundMessage);
+      this.media.committed();
       return serializeFile(row);
     } catch (error) {
       await placement?.undo();
@@ -198,9 +214,12 @@ export class UploadService {
         caption: info.caption ?? current.caption,
         now: new Date(),
       });
-      return findFileRow(tx, id);
+      const updated = await findFileRow(tx, id);
+      if (updated !== undefined) await this.media.inTransaction(tx, 'media.update', serializeFile(updated));
+      return updated;
     });
     if (row === undefined) throw new NotFoundError(fileNotFoundMessage);
+    this.media.committed();
     return serializeFile(row);
   }
 
@@ -223,9 +242,12 @@ export class UploadService {
       const row = await findFileRow(tx, id);
       if (row === undefined) return undefined;
       await deleteFileRow(tx, id);
-      return serializeFile(row);
+      const file = serializeFile(row);
+      await this.media.inTransaction(tx, 'media.delete', file);
+      return file;
     });
     if (deleted === undefined) return undefined;
+    this.media.committed();
     const urls = [deleted.url, ...Object.values(deleted.formats ?? {}).map((format) => format.url)];
     const names: string[] = [];
     for (const url of urls) {

@@ -271,6 +271,7 @@ function config(projectRoot: string, upload: Partial<AppConfig['plugins']['uploa
       usersPermissions: { jwt: { expiresIn: 2_592_000 } },
     },
     permissions: { public: [], authenticated: [] },
+    webhooks: [],
   };
 }
 

@@ -2,11 +2,12 @@
 import type { AppContext } from '../server.ts';
 import { createReadEngine } from './read.ts';
 import type { DocumentService } from './types.ts';
+import type { WriteHooks } from './write-hooks.ts';
 import { createWriteEngine } from './write.ts';
 
-export function createDocumentService(app: Pick<AppContext, 'db' | 'model' | 'config'>): DocumentService {
+export function createDocumentService(app: Pick<AppContext, 'db' | 'model' | 'config'>, hooks?: WriteHooks): DocumentService {
   const read = createReadEngine({ db: app.db, model: app.model });
-  const write = createWriteEngine({ db: app.db, model: app.model, i18n: app.config.plugins.i18n });
+  const write = createWriteEngine({ db: app.db, model: app.model, i18n: app.config.plugins.i18n, ...(hooks === undefined ? {} : { hooks }) });
   return {
     findMany: (uid, query) => read.findMany(uid, query),
     findOne: (uid, documentId, query) => read.findOne(uid, documentId, query),

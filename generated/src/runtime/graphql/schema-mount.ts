@@ -13,11 +13,11 @@ import type { AccessResolver } from '../access.ts';
 import type { DocumentService } from '../engine/types.ts';
 import { Targets } from '../query/targets.ts';
 import type { AppContext, Mount } from '../server.ts';
-import { UploadService } from '../upload/service.ts';
+import { UploadService, type MediaHooks } from '../upload/service.ts';
 import { UploadFolder } from '../upload/storage.ts';
-import { parse } from './graphql-js.ts';
+import { parse, type DocumentNode } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
-import { buildResolvers } from './resolvers.ts';
+import { buildResolvers, type ResolverMap } from './resolvers.ts';
 import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
 import { DerivedLists } from './selection-lists.ts';
@@ -30,6 +30,10 @@ export interface GraphqlApiOptions {
   readonly bindings: GraphqlBindings;
   readonly documents: DocumentService;
   readonly resolveAccess: AccessResolver;
+  /** Told about each media change (webhooks' media events). */
+  readonly media?: MediaHooks;
+  /** The project's additions (extensions/graphql.ts), applied to the emitted SDL and resolvers. */
+  readonly extend?: (sdl: DocumentNode, resolvers: ResolverMap) => { typeDefs: DocumentNode; resolvers: ResolverMap };
 }
 
 export async function graphqlApiMount(app: AppContext, options: GraphqlApiOptions): Promise<Mount> {
@@ -37,16 +41,19 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
   const runtime: GraphqlRuntime = {
     model: app.model,
     documents: options.documents,
-    uploads: new UploadService(app.db, UploadFolder.openSync(join(app.config.projectRoot, 'public', 'uploads')), app.config.plugins.upload, app.logger),
+    uploads: new UploadService(app.db, UploadFolder.openSync(join(app.config.projectRoot, 'public', 'uploads')), app.config.plugins.upload, app.logger, options.media),
     bindings: bindingIndex(options.bindings),
     targets: new Targets(app.model),
     graphql: app.config.plugins.graphql,
     i18n: app.config.plugins.i18n,
     localesSince: new Date(),
   };
+  const document = parse(sdl);
+  const built = { typeDefs: document, resolvers: buildResolvers(runtime, document) };
+  const { typeDefs, resolvers } = options.extend === undefined ? built : options.extend(built.typeDefs, built.resolvers);
   return createGraphqlMount<GraphqlContext>(app, {
-    typeDefs: sdl,
-    resolvers: buildResolvers(runtime, parse(sdl)),
+    typeDefs,
+    resolvers,
     context: (req) => ({ access: options.resolveAccess(req), lists: new DerivedLists() }),
   });
 }

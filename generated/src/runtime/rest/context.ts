@@ -2,6 +2,7 @@
 import type { AccessResolver } from '../access.ts';
 import type { I18nConfig, RestConfig } from '../config.ts';
 import type { DocumentService } from '../engine/types.ts';
+import type { RestExtensions } from '../extensions/pipeline.ts';
 import type { ModelSchema } from '../schema.ts';
 
 export interface RestContext {
@@ -10,4 +11,6 @@ export interface RestContext {
   readonly rest: RestConfig;
   readonly i18n: I18nConfig;
   readonly resolveAccess: AccessResolver;
+  /** The project's controllers, routes, policies, middlewares and default queries (src/extensions). */
+  readonly extensions?: RestExtensions;
 }

@@ -7,13 +7,14 @@
  */
 import { Router, type Request, type RequestHandler } from 'express';
 import { hasNul } from '../column-domains.ts';
-import { authorize, canRead, type Access } from '../access.ts';
+import { canRead, type Access } from '../access.ts';
+import { routeHandlers } from '../extensions/pipeline.ts';
+import type { CoreActions, RouteContext } from '../extensions/types.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { Entity, WriteOptions } from '../engine/types.ts';
 import { parseListQuery, parseQueryString, parseReadQuery } from '../query/params.ts';
 import type { ReadQuery } from '../query/types.ts';
-import { sendJson } from '../send.ts';
 import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
 import type { RestContext } from './context.ts';
 import { RESPONSE_FORMAT_HEADER, V4Format, wantsV4 } from './v4-format.ts';
@@ -23,7 +24,7 @@ export type RoutesFactory = ((context: RestContext) => Router) & { readonly segm
 
 export function collectionTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
   return withSegment(schema.pluralName, (context) => {
-    const handlers = controller(schema, context);
+    const handlers = routeHandlers(schema, context);
     const base = `/${schema.pluralName}`;
     return Router()
       .get(base, handlers.find)
@@ -36,9 +37,9 @@ export function collectionTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
 
 export function singleTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
   return withSegment(schema.singularName, (context) => {
-    const handlers = controller(schema, context);
+    const handlers = routeHandlers(schema, context);
     const base = `/${schema.singularName}`;
-    return Router().get(base, handlers.findSingle).put(base, handlers.putSingle).delete(base, handlers.deleteSingle);
+    return Router().get(base, handlers.find).put(base, handlers.update).delete(base, handlers.delete);
   });
 }
 
@@ -60,18 +61,12 @@ export function contentTypeDispatcher(routes: readonly RoutesFactory[], context:
   };
 }
 
-type Handlers = Record<'find' | 'findOne' | 'create' | 'update' | 'delete' | 'findSingle' | 'putSingle' | 'deleteSingle', RequestHandler>;
-
-function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
+/** The core actions of a type: Strapi's find, findOne, create, update and delete (on a single type, of its one document). */
+export function coreActions(schema: ContentTypeSchema, context: RestContext): CoreActions {
   const { uid } = schema;
   const { documents } = context;
   const queryContext = (access: Access) => ({ schema, model: context.model, rest: context.rest, i18n: context.i18n, canRead: (target: string) => canRead(access, target) });
-  const allowed = (req: Request, action: string): Access => {
-    const access = context.resolveAccess(req);
-    authorize(access, `${uid}.${action}`);
-    return access;
-  };
-  const readQuery = (req: Request, access: Access): ReadQuery => parseReadQuery(parseQueryString(search(req)), queryContext(access));
+  const readQuery = (ctx: RouteContext): ReadQuery => parseReadQuery(ctx.query, queryContext(ctx.state.access));
   const v4 = new V4Format(context.model);
   /** The entity as the request asked for it: Strapi 5's shape, or v4's with `Strapi-Response-Format: v4`. */
   const shaped = (req: Request) => (wantsV4(req.headers[RESPONSE_FORMAT_HEADER]) ? (entity: Entity) => v4.entry(entity, uid) : (entity: Entity) => entity);
@@ -81,76 +76,81 @@ function controller(schema: ContentTypeSchema, context: RestContext): Handlers {
     if (entity === null) throw new NotFoundError();
     return documentEnvelope(shaped(req)(entity));
   };
+  const found = (ctx: RouteContext, entity: Entity | null) => {
+    if (entity === null) throw new NotFoundError();
+    return documentEnvelope(shaped(ctx.req)(entity));
+  };
+  const deleted = (ctx: RouteContext) => {
+    // Strapi answers 204 whether or not the document existed.
+    ctx.status = 204;
+    return undefined;
+  };
 
+  if (schema.kind === 'singleType') {
+    return {
+      find: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
+      findOne: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
+      create: async (ctx) => {
+        const query = readQuery(ctx);
+        const options = writeOptions(query);
+        return respond(ctx.req, query, await documents.putSingle(uid, bodyData(ctx), options), options);
+      },
+      update: async (ctx) => {
+        const query = readQuery(ctx);
+        const options = writeOptions(query);
+        return respond(ctx.req, query, await documents.putSingle(uid, bodyData(ctx), options), options);
+      },
+      delete: async (ctx) => {
+        await documents.deleteSingle(uid, deleteOptions(readQuery(ctx)));
+        return deleted(ctx);
+      },
+    };
+  }
   return {
-    find: async (req, res) => {
-      const access = allowed(req, 'find');
-      const query = parseListQuery(parseQueryString(search(req)), queryContext(access));
+    find: async (ctx) => {
+      const query = parseListQuery(ctx.query, queryContext(ctx.state.access));
       const { results, total } = await documents.findMany(uid, query);
-      sendJson(res, 200, listEnvelope(results.map(shaped(req)), paginationMeta(query.pagination, total)));
+      return listEnvelope(results.map(shaped(ctx.req)), paginationMeta(query.pagination, total));
     },
-    findOne: async (req, res) => {
-      const access = allowed(req, 'findOne');
-      const entity = await documents.findOne(uid, documentIdParam(req), readQuery(req, access));
-      if (entity === null) throw new NotFoundError();
-      sendJson(res, 200, documentEnvelope(shaped(req)(entity)));
-    },
-    create: async (req, res) => {
-      const query = readQuery(req, allowed(req, 'create'));
+    findOne: async (ctx) => found(ctx, await documents.findOne(uid, documentIdParam(ctx), readQuery(ctx))),
+    create: async (ctx) => {
+      const query = readQuery(ctx);
       const options = writeOptions(query);
-      const ref = await documents.create(uid, bodyData(req), options);
-      sendJson(res, 201, await respond(req, query, ref, options));
+      const ref = await documents.create(uid, bodyData(ctx), options);
+      ctx.status = 201;
+      return respond(ctx.req, query, ref, options);
     },
-    update: async (req, res) => {
-      const query = readQuery(req, allowed(req, 'update'));
+    update: async (ctx) => {
+      const query = readQuery(ctx);
       const options = writeOptions(query);
-      const ref = await documents.update(uid, documentIdParam(req), bodyData(req), options);
+      const ref = await documents.update(uid, documentIdParam(ctx), bodyData(ctx), options);
       if (ref === null) throw new NotFoundError();
-      sendJson(res, 200, await respond(req, query, ref, options));
+      return respond(ctx.req, query, ref, options);
     },
-    delete: async (req, res) => {
-      const access = allowed(req, 'delete');
-      await documents.delete(uid, documentIdParam(req), deleteOptions(readQuery(req, access)));
-      // Strapi answers 204 whether or not the document existed.
-      res.status(204).end();
-    },
-    findSingle: async (req, res) => {
-      const access = allowed(req, 'find');
-      const entity = await documents.findSingle(uid, readQuery(req, access));
-      if (entity === null) throw new NotFoundError();
-      sendJson(res, 200, documentEnvelope(shaped(req)(entity)));
-    },
-    putSingle: async (req, res) => {
-      const query = readQuery(req, allowed(req, 'update'));
-      const options = writeOptions(query);
-      const ref = await documents.putSingle(uid, bodyData(req), options);
-      sendJson(res, 200, await respond(req, query, ref, options));
-    },
-    deleteSingle: async (req, res) => {
-      const access = allowed(req, 'delete');
-      await documents.deleteSingle(uid, deleteOptions(readQuery(req, access)));
-      res.status(204).end();
+    delete: async (ctx) => {
+      await documents.delete(uid, documentIdParam(ctx), deleteOptions(readQuery(ctx)));
+      return deleted(ctx);
     },
   };
 }
 
 /** The raw query string: parsed by our own qs settings, not Express' parser. */
-function search(req: Request): string {
+export function search(req: Request): string {
   const url = req.originalUrl;
   const at = url.indexOf('?');
   return at === -1 ? '' : url.slice(at + 1);
 }
 
-function documentIdParam(req: Request): string {
-  const documentId = String(req.params.documentId ?? '');
+function documentIdParam(ctx: RouteContext): string {
+  const documentId = ctx.params.documentId ?? '';
   // No row can hold a NUL (column-domains.ts); PostgreSQL would fail on comparing one.
   if (hasNul(documentId)) throw new ValidationError('Invalid documentId: expected text without NUL (\\u0000) characters', { param: 'documentId' });
   return documentId;
 }
 
 /** Strapi's `{ data: {...} }` request body. */
-function bodyData(req: Request): unknown {
-  const body: unknown = req.body;
+function bodyData(ctx: RouteContext): unknown {
+  const body: unknown = ctx.request.body;
   if (body === null || typeof body !== 'object' || !('data' in body)) throw new ValidationError('Missing "data" payload in the request body');
   return (body as { data: unknown }).data;
 }

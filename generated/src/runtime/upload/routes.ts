@@ -22,7 +22,7 @@ import { parseFileInfo, receiveMultipart, type MultipartLimits } from './multipa
 import { parseFileId } from './repository.ts';
 import { uploadResponseHeaders } from './safety.ts';
 import { withUrlSigned, type MediaFile } from './serialize.ts';
-import { fileNotFoundMessage, UploadService } from './service.ts';
+import { fileNotFoundMessage, UploadService, type MediaHooks } from './service.ts';
 import { UploadFolder } from './storage.ts';
 
 export const uploadActions = {
@@ -72,6 +72,8 @@ export interface UploadMountOptions {
   readonly uploadDir?: string;
   /** Most files in one request. Default 50. */
   readonly maxFiles?: number;
+  /** Told about each media change (webhooks' media events). */
+  readonly media?: MediaHooks;
 }
 
 const allowAll: Authorize = () => undefined;
@@ -82,7 +84,7 @@ export function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): 
   const swept = folder.sweepSync();
   // A warning: they are the traces of a process that was killed mid-upload.
   if (swept.length > 0) ctx.logger.warn({ workDirs: swept }, 'upload: removed the work folders of processes that are gone');
-  const service = new UploadService(ctx.db, folder, ctx.config.plugins.upload, ctx.logger);
+  const service = new UploadService(ctx.db, folder, ctx.config.plugins.upload, ctx.logger, options.media);
   const authorize = options.authorize ?? allowAll;
   const limits: MultipartLimits = {
     fileSize: ctx.config.plugins.upload.sizeLimit,

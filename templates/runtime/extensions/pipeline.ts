@@ -1,0 +1,142 @@
+/**
+ * How a REST request reaches a controller action, Strapi's order: the caller's access (and the
+ * action's permission unless the route has `auth: false`), the type's default query for keys the
+ * request leaves out, policies, route middlewares, then the action (the project's or the core
+ * one), whose return value is the response body.
+ */
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { authorize } from '../access.ts';
+import { HttpError, NotFoundError } from '../errors.ts';
+import { parseQueryString } from '../query/params.ts';
+import type { RestContext } from '../rest/context.ts';
+import { coreActions, search } from '../rest/routes.ts';
+import type { ContentTypeSchema } from '../schema.ts';
+import { sendJson } from '../send.ts';
+import type { Action, BootstrapApp, ContentTypeExtension, CoreActionName, CoreActions, DefaultQuery, Extensions, RouteConfig, RouteContext } from './types.ts';
+
+/** What the REST layer needs of the project's extensions. */
+export interface RestExtensions {
+  readonly extensions: Extensions;
+  readonly app: BootstrapApp;
+}
+
+/** Strapi's answer when a policy says no. */
+export class PolicyError extends HttpError {
+  override readonly name = 'PolicyError';
+  readonly status = 403;
+  constructor(message = 'Policy Failed') {
+    super(message, {});
+  }
+}
+
+const coreActionNames: readonly CoreActionName[] = ['find', 'findOne', 'create', 'update', 'delete'];
+
+/** Express handlers of a type's core routes, with the project's controller, policies, middlewares and default query. */
+export function routeHandlers(schema: ContentTypeSchema, context: RestContext): Record<CoreActionName, RequestHandler> {
+  const extension = extensionOf(context, schema.uid);
+  const actions = controllerActions(schema, context);
+  return Object.fromEntries(
+    coreActionNames.map((name) => [name, handler(context, { uid: schema.uid, action: name, run: actions[name] ?? missing, config: extension?.config?.[name], defaultQuery: extension?.defaultQuery, auth: true })]),
+  ) as Record<CoreActionName, RequestHandler>;
+}
+
+/** The project's extra routes of every type, under /api; answered before the core routes, as Strapi's custom route files are. */
+export function customRoutes(context: RestContext): Router {
+  const router = Router();
+  for (const [uid, extension] of Object.entries(context.extensions?.extensions.contentTypes ?? {})) {
+    const schema = context.model.contentTypes[uid];
+    if (schema === undefined) continue; // refused at start-up (start.ts)
+    const actions = controllerActions(schema, context);
+    for (const route of extension.routes ?? []) {
+      const run = actions[route.handler];
+      if (run === undefined) throw new Error(`src/extensions: the route ${route.method} ${route.path} of ${uid} calls ${route.handler}, which its controller does not have`);
+      const handle = handler(context, { uid, action: route.handler, run, config: route, defaultQuery: undefined, auth: route.auth !== false });
+      router[methodOf(route.method)](route.path, handle);
+    }
+  }
+  return router;
+}
+
+function extensionOf(context: RestContext, uid: string): ContentTypeExtension | undefined {
+  return context.extensions?.extensions.contentTypes?.[uid] as ContentTypeExtension | undefined;
+}
+
+const controllers = new WeakMap<RestContext, Map<string, Readonly<Record<string, Action>>>>();
+
+/** Core actions overlaid with the project's controller; built once per type. */
+function controllerActions(schema: ContentTypeSchema, context: RestContext): Readonly<Record<string, Action>> {
+  const cache = controllers.get(context) ?? new Map<string, Readonly<Record<string, Action>>>();
+  controllers.set(context, cache);
+  const cached = cache.get(schema.uid);
+  if (cached !== undefined) return cached;
+  const core: CoreActions = coreActions(schema, context);
+  const factory = extensionOf(context, schema.uid)?.controller;
+  const own = factory === undefined || context.extensions === undefined ? {} : factory({ core, documents: context.documents, app: context.extensions.app });
+  const actions = { ...core, ...own };
+  cache.set(schema.uid, actions);
+  return actions;
+}
+
+const missing: Action = () => Promise.reject(new NotFoundError());
+
+interface Route {
+  readonly uid: string;
+  readonly action: string;
+  readonly run: Action;
+  readonly config: RouteConfig | undefined;
+  readonly defaultQuery: DefaultQuery | undefined;
+  readonly auth: boolean;
+}
+
+function handler(context: RestContext, route: Route): RequestHandler {
+  const policies = route.config?.policies ?? [];
+  const middlewares = route.config?.middlewares ?? [];
+  return async (req, res) => {
+    const access = context.resolveAccess(req);
+    if (route.auth) authorize(access, `${route.uid}.${route.action}`);
+    const ctx = routeContext(req, res, route, access);
+    if (route.defaultQuery !== undefined) ctx.query = withDefaults(ctx.query, route.defaultQuery);
+    const app = context.extensions?.app;
+    for (const policy of policies) {
+      if (app === undefined || !(await policy(ctx, app))) throw new PolicyError();
+    }
+    let body: unknown;
+    const next = async (index: number): Promise<void> => {
+      const middleware = middlewares[index];
+      if (middleware === undefined) {
+        body = await route.run(ctx);
+        return;
+      }
+      await middleware(ctx, () => next(index + 1));
+    };
+    await next(0);
+    if (body === undefined) res.status(ctx.status === 200 ? 204 : ctx.status).end();
+    else sendJson(res, ctx.status, body);
+  };
+}
+
+function routeContext(req: Request, res: Response, route: Route, access: RouteContext['state']['access']): RouteContext {
+  return {
+    req,
+    res,
+    uid: route.uid,
+    action: route.action,
+    query: { ...parseQueryString(search(req)) },
+    params: Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, String(v)])),
+    request: { body: req.body as unknown },
+    state: { access },
+    status: 200,
+  };
+}
+
+/** The default query's keys the request does not give itself. */
+export function withDefaults(query: Record<string, unknown>, defaults: DefaultQuery): Record<string, unknown> {
+  const merged = { ...query };
+  for (const [key, value] of Object.entries(defaults)) if (value !== undefined && !Object.hasOwn(query, key)) merged[key] = structuredClone(value);
+  return merged;
+}
+
+const methods = { GET: 'get', POST: 'post', PUT: 'put', PATCH: 'patch', DELETE: 'delete' } as const;
+function methodOf(method: keyof typeof methods): (typeof methods)[keyof typeof methods] {
+  return methods[method];
+}
