@@ -215,6 +215,28 @@ describe('startServer', () => {
   });
 });
 
+  it('stops background work registered with onClose after the last request and before the database closes', async () => {
+    const events: string[] = [];
+    const server = await start({
+      mounts: [
+        (context) => {
+          context.onClose?.(async () => {
+            // The database is still open while background work winds down.
+            await context.db.query('SELECT 1');
+            events.push('stopped with the database open');
+          });
+          context.onClose?.(() => Promise.reject(new Error('a failing stop')));
+          context.onClose?.(async () => void events.push('later stops still run'));
+          return [];
+        },
+      ],
+      keep: true,
+    });
+    await server.close();
+    expect(events).toEqual(['stopped with the database open', 'later stops still run']);
+    await expect(server.context.db.query('SELECT 1')).rejects.toThrow();
+  });
+
 describe('on postgres', () => {
   let database: TestDatabase;
   beforeAll(async () => {

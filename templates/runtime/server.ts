@@ -24,6 +24,11 @@ export interface AppContext {
   readonly db: Database;
   readonly model: ModelSchema;
   readonly logger: Logger;
+  /**
+   * Registers background work (the webhook delivery worker) to stop at shutdown, after the last
+   * request and before the database closes. Absent where no server runs (tests of one module).
+   */
+  readonly onClose?: (stop: () => Promise<void>) => void;
 }
 
 /** A router (or handler) and the path it is mounted at, e.g. `{ path: '/api', handler: restRouter }`. */
@@ -158,9 +163,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   });
   let server: Server;
   let context: AppContext;
+  const stops: (() => Promise<void>)[] = [];
   try {
     await applyMigrations(db, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
-    context = { config, db, model: options.model, logger };
+    context = { config, db, model: options.model, logger, onClose: (stop) => stops.push(stop) };
     const mounts: Mount[] = [];
     for (const factory of options.mounts ?? []) {
       const made = await factory(context);
@@ -169,6 +175,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     const countQueries = env.CAPI_QUERY_COUNT === '1';
     server = await listen(createApp({ ...context, mounts, countQueries }), config.server.host, config.server.port);
   } catch (error) {
+    await stopAll(stops, logger);
     await db.close().catch(() => undefined);
     throw error;
   }
@@ -177,7 +184,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const port = typeof address === 'object' && address !== null ? address.port : config.server.port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= shutdown(server, db));
+  const close = (): Promise<void> => (closing ??= shutdown(server, db, () => stopAll(stops, logger)));
   logger.info(`capi server listening on ${url} (database: ${db.description})`);
 
   if (options.handleSignals ?? true) handleSignals(close, logger);
@@ -219,14 +226,22 @@ function listenErrorMessage(error: NodeJS.ErrnoException, host: string, port: nu
   }
 }
 
-async function shutdown(server: Server, db: Database): Promise<void> {
+async function shutdown(server: Server, db: Database, stopBackground: () => Promise<void>): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
   const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
   force.unref();
   await closed;
   clearTimeout(force);
+  await stopBackground();
   await db.close();
+}
+
+/** Stops registered background work; one failing never keeps the others (or the database) open. */
+async function stopAll(stops: readonly (() => Promise<void>)[], logger: Logger): Promise<void> {
+  for (const stop of stops) {
+    await stop().catch((error: unknown) => logger.warn({ err: error }, 'stopping background work failed'));
+  }
 }
 
 function handleSignals(close: () => Promise<void>, logger: Logger): void {

@@ -20,6 +20,11 @@ export function startWebhooks(context: AppContext, env: Environment = process.en
   const webhooks = context.config.webhooks;
   if (webhooks.length === 0) return { writes: noWriteHooks, media: { inTransaction: async () => undefined, committed: () => undefined } };
   const worker = startDelivery(context.db, webhooks, context.logger, timingFrom(env));
+  // A pass in flight finishes (its rows are recorded) before the database closes under it.
+  context.onClose?.(async () => {
+    worker.stop();
+    await worker.idle();
+  });
   const wake = () => worker.wake();
   return { writes: outboxHooks(context.model, webhooks, wake), media: mediaOutbox(webhooks, wake) };
 }
