@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import jsonSourceMap from 'json-source-map';
+import { BUILTIN_PATH, ROLE_SCHEMA, ROLE_UID, USER_EXTENSION_PATH, USER_SCHEMA, USER_UID } from './builtin/users-permissions.ts';
 import type { Diagnostic } from './diagnostics.ts';
 
 export type SchemaFileKind = 'content-type' | 'component';
@@ -75,8 +76,10 @@ export function loadSchemas(dir: string): LoadedSchemas {
     if ('diagnostic' in parsed) diagnostics.push(parsed.diagnostic);
     else files.push({ kind: candidate.kind, path, uid: candidate.uid, ...parsed });
   }
+  const projectFiles = files.length;
+  files.push(...usersPermissionsFiles(root, layout, diagnostics));
   files.sort((a, b) => compare(a.path, b.path));
-  if (files.length === 0 && diagnostics.length === 0) {
+  if (projectFiles === 0 && diagnostics.length === 0) {
     diagnostics.push({
       file: toPosix(dir),
       pointer: '',
@@ -85,6 +88,27 @@ export function loadSchemas(dir: string): LoadedSchemas {
     });
   }
   return { layout, root, files, diagnostics };
+}
+
+/**
+ * The users-permissions user and role, built into every model; the user is the project's
+ * extension schema when it has one (see builtin/users-permissions.ts).
+ */
+function usersPermissionsFiles(root: string, layout: 'flat' | 'strapi', diagnostics: Diagnostic[]): SchemaFile[] {
+  const role = builtinFile(BUILTIN_PATH.role, ROLE_UID, ROLE_SCHEMA);
+  const extension = join(root, ...USER_EXTENSION_PATH[layout].split('/'));
+  if (!isFile(extension)) return [role, builtinFile(BUILTIN_PATH.user, USER_UID, USER_SCHEMA)];
+  const path = USER_EXTENSION_PATH[layout];
+  const parsed = parseFile(extension, path);
+  if ('diagnostic' in parsed) {
+    diagnostics.push(parsed.diagnostic);
+    return [role];
+  }
+  return [role, { kind: 'content-type', path, uid: USER_UID, ...parsed }];
+}
+
+function builtinFile(path: string, uid: string, json: unknown): SchemaFile {
+  return { kind: 'content-type', path, uid, json: structuredClone(json), locate: () => undefined };
 }
 
 function flatCandidates(root: string): Candidate[] {

@@ -1,7 +1,7 @@
 /**
  * The content API of a generated project as mounts of the application: authentication (public
- * role or API token), uploads (`/api/upload`, `/upload`, `/uploads`), the REST routes of every
- * content type under `/api` and, given the project's GraphQL bindings, the GraphQL API at
+ * role, API token or signed-in user), uploads (`/api/upload`, `/upload`, `/uploads`), sign-in and
+ * users (users-permissions' routes, users/), the REST routes of every content type under `/api` and, given the project's GraphQL bindings, the GraphQL API at
  * `/graphql`, all sharing one document service and one access resolver. Uploads come first so
  * that `/api/upload` is never taken for a content type.
  */
@@ -23,18 +23,22 @@ import { attachRelated, splitRelated, withPopulate } from './upload/related.ts';
 import type { Entity } from './engine/types.ts';
 import type { ListQuery } from './query/types.ts';
 import { own } from './query/raw.ts';
+import { usersPlugin } from './users/index.ts';
+import { accountStore } from './users/store.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
 
 export function contentApiMount(routes: readonly RoutesFactory[], graphql?: GraphqlBindings): MountFactory {
   return async (app): Promise<Mount[]> => {
+    const accounts = accountStore(app.db, app.model);
     const access = accessControl({
       permissions: app.config.permissions,
       db: app.db,
       tokenSalt: tokenSalt(process.env),
       jwtSecret: jwtSecret(process.env),
       jwtMaxAge: app.config.plugins.usersPermissions.jwt.expiresIn,
+      accounts,
       logger: app.logger,
     });
     const rest: RestContext = {
@@ -79,8 +83,10 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       const [file] = await withRelated((await rest.documents.findMany(UPLOAD_FILE_UID, byId)).results);
       return file;
     };
+    const users = await usersPlugin(app, rest.documents, rest.resolveAccess, accounts);
     const api = Router();
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
+    api.use(users.routes);
     api.use(contentTypeDispatcher(routes, rest));
     return [
       { path: '/', handler: access.middleware },

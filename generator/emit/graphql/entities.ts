@@ -3,7 +3,7 @@
  * plus the two plugin types capi serves, UploadFile and I18NLocale) and every component, in one
  * shape, so that a plugin type is built by exactly the rules that build an Article.
  */
-import { pascalCase } from '../../model/names.ts';
+import { pascalCase, pluginPrefix } from '../../model/names.ts';
 import type { Attribute, Component, ContentType, Model, ScalarAttribute, ScalarType } from '../../model/types.ts';
 import type { FieldDef, TypeGroup } from './definitions.ts';
 import { lowerFirst } from './names.ts';
@@ -74,7 +74,7 @@ function contentTypeEntity(type: ContentType): GraphqlEntity {
     kind: type.kind,
     typeName: type.names.graphqlType,
     singularField: lowerFirst(type.names.graphqlType),
-    pluralField: lowerFirst(pascalCase(type.pluralName)),
+    pluralField: lowerFirst(`${pluginPrefix(type.uid)}${pascalCase(type.pluralName)}`),
     localized: type.localized,
     attributes: type.attributes,
     crudMutations: true,
