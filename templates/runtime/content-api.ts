@@ -92,7 +92,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       { path: '/', handler: access.middleware },
       ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile }),
       { path: '/api', handler: api },
-      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess })]),
+      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, users })]),
     ];
   };
 }

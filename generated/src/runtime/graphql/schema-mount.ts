@@ -17,6 +17,7 @@ import { UploadService } from '../upload/service.ts';
 import { UploadFolder } from '../upload/storage.ts';
 import { parse } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
+import type { UsersGraphql } from './resolvers-users.ts';
 import { buildResolvers } from './resolvers.ts';
 import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
@@ -30,6 +31,7 @@ export interface GraphqlApiOptions {
   readonly bindings: GraphqlBindings;
   readonly documents: DocumentService;
   readonly resolveAccess: AccessResolver;
+  readonly users?: UsersGraphql;
 }
 
 export async function graphqlApiMount(app: AppContext, options: GraphqlApiOptions): Promise<Mount> {
@@ -43,6 +45,7 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     graphql: app.config.plugins.graphql,
     i18n: app.config.plugins.i18n,
     localesSince: new Date(),
+    ...(options.users === undefined ? {} : { users: options.users }),
   };
   return createGraphqlMount<GraphqlContext>(app, {
     typeDefs: sdl,

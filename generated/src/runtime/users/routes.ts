@@ -20,7 +20,7 @@ import type { I18nConfig, RestConfig } from '../config.ts';
 import type { ModelSchema } from '../schema.ts';
 import { sendJson } from '../send.ts';
 import { signInRateLimit } from './rate-limit.ts';
-import { typeOf, USER_UID, type AccountStore, type RoleRow } from './store.ts';
+import { ROLE_UID, typeOf, USER_UID, type AccountStore, type RoleRow } from './store.ts';
 import type { UsersService } from './service.ts';
 import { validateCreateUserBody, validateUpdateUserBody } from './validation.ts';
 
@@ -49,7 +49,9 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
     return access;
   };
   const userSchema = typeOf(ctx.model, USER_UID);
-  const queryContext = (access: Access) => ({ schema: userSchema, model: ctx.model, rest: ctx.rest, i18n: ctx.i18n, canRead: (uid: string) => canRead(access, uid) });
+  // A user's role is part of their account: `populate=role` works without the role's find action, as front ends expect.
+  const readable = (access: Access) => (uid: string) => uid === ROLE_UID || canRead(access, uid);
+  const queryContext = (access: Access) => ({ schema: userSchema, model: ctx.model, rest: ctx.rest, i18n: ctx.i18n, canRead: readable(access) });
   const readQuery = (req: Request, access: Access): ReadQuery => parseReadQuery(parseQueryString(search(req)), queryContext(access));
   const listQuery = (req: Request, access: Access): ListQuery => {
     const raw = parseQueryString(search(req));
