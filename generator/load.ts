@@ -77,7 +77,7 @@ export function loadSchemas(dir: string): LoadedSchemas {
     else files.push({ kind: candidate.kind, path, uid: candidate.uid, ...parsed });
   }
   const projectFiles = files.length;
-  files.push(...usersPermissionsFiles(root, layout, diagnostics));
+  files.push(...usersPermissionsFiles(root, layout, diagnostics, files));
   files.sort((a, b) => compare(a.path, b.path));
   if (projectFiles === 0 && diagnostics.length === 0) {
     diagnostics.push({
@@ -94,10 +94,10 @@ export function loadSchemas(dir: string): LoadedSchemas {
  * The users-permissions user and role, built into every model; the user is the project's
  * extension schema when it has one (see builtin/users-permissions.ts).
  */
-function usersPermissionsFiles(root: string, layout: 'flat' | 'strapi', diagnostics: Diagnostic[]): SchemaFile[] {
+function usersPermissionsFiles(root: string, layout: 'flat' | 'strapi', diagnostics: Diagnostic[], projectFiles: readonly SchemaFile[]): SchemaFile[] {
   const role = builtinFile(BUILTIN_PATH.role, ROLE_UID, ROLE_SCHEMA);
   const extension = join(root, ...USER_EXTENSION_PATH[layout].split('/'));
-  if (!isFile(extension)) return [role, builtinFile(BUILTIN_PATH.user, USER_UID, USER_SCHEMA)];
+  if (!isFile(extension)) return [role, builtinFile(BUILTIN_PATH.user, USER_UID, withInverses(USER_SCHEMA, projectFiles))];
   const path = USER_EXTENSION_PATH[layout];
   const parsed = parseFile(extension, path);
   if ('diagnostic' in parsed) {
@@ -105,6 +105,31 @@ function usersPermissionsFiles(root: string, layout: 'flat' | 'strapi', diagnost
     return [role];
   }
   return [role, { kind: 'content-type', path, uid: USER_UID, ...parsed }];
+}
+
+const INVERSE_KIND: Readonly<Record<string, string>> = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' };
+
+/**
+ * The built-in user with the other side of each relation a project's type declares to it
+ * (`author` with `inversedBy: "articles"`): a Strapi project keeps that side in its user
+ * extension, and a project without one gets it here rather than a refused schema.
+ */
+function withInverses(schema: typeof USER_SCHEMA, projectFiles: readonly SchemaFile[]): unknown {
+  const attributes: Record<string, unknown> = { ...schema.attributes };
+  for (const file of projectFiles) {
+    if (file.kind !== 'content-type') continue;
+    const fileAttributes = (file.json as { attributes?: Record<string, Record<string, unknown>> } | null)?.attributes;
+    for (const [name, attribute] of Object.entries(fileAttributes ?? {})) {
+      if (attribute === null || typeof attribute !== 'object' || attribute['target'] !== USER_UID) continue;
+      const kind = INVERSE_KIND[String(attribute['relation'])];
+      for (const [side, other] of [['inversedBy', 'mappedBy'], ['mappedBy', 'inversedBy']] as const) {
+        const inverse = attribute[side];
+        if (kind === undefined || typeof inverse !== 'string' || inverse in attributes) continue;
+        attributes[inverse] = { type: 'relation', relation: kind, target: file.uid, [other]: name };
+      }
+    }
+  }
+  return { ...schema, attributes };
 }
 
 function builtinFile(path: string, uid: string, json: unknown): SchemaFile {

@@ -1,6 +1,6 @@
 /**
  * users-permissions served by capi, on SQLite and PostgreSQL, over HTTP against a generated
- * Strapi project (test/fixtures/strapi-projects/users-blog) whose posts relate to users and
+ * Strapi project (test/fixtures/users-blog) whose posts relate to users and
  * whose user type is extended: sign-in, registration, /users/me, the users CRUD routes, roles,
  * the password and confirmation flows, rate limiting, users imported with Strapi's bcrypt
  * hashes, and relations to users through populate, filters and GraphQL.
@@ -14,7 +14,7 @@ import { repoRoot } from '../support/model.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 
 const SECRET = 'sign-in-test-jwt-secret';
-const fixture = join(repoRoot, 'test', 'fixtures', 'strapi-projects', 'users-blog');
+const fixture = join(repoRoot, 'test', 'fixtures', 'users-blog');
 const strapiUsers = (JSON.parse(readFileSync(join(repoRoot, 'test', 'fixtures', 'strapi-users', 'users.json'), 'utf8')) as {
   users: { username: string; email: string; password: string; hash: string }[];
 }).users;

@@ -49,7 +49,9 @@ export interface GraphqlModel {
 }
 
 export function graphqlModel(model: Model): GraphqlModel {
-  const entities = [uploadFileEntity(), localeEntity(), ...model.contentTypes.map(contentTypeEntity)];
+  // Strapi lists plugins' types (upload, i18n, users-permissions) before the project's own.
+  const isPlugin = (type: { uid: string }): boolean => type.uid.startsWith('plugin::');
+  const entities = [uploadFileEntity(), localeEntity(), ...model.contentTypes.filter(isPlugin).map(contentTypeEntity), ...model.contentTypes.filter((t) => !isPlugin(t)).map(contentTypeEntity)];
   const components = model.components.map(componentOwner);
   const entityIndex = new Map(entities.map((e) => [e.uid, e]));
   const componentIndex = new Map(components.map((c) => [c.uid, c]));
@@ -77,7 +79,8 @@ function contentTypeEntity(type: ContentType): GraphqlEntity {
     pluralField: lowerFirst(`${pluginPrefix(type.uid)}${pascalCase(type.pluralName)}`),
     localized: type.localized,
     attributes: type.attributes,
-    crudMutations: true,
+    // users-permissions' user and role have the plugin's own mutations (plugins.ts).
+    crudMutations: !type.uid.startsWith('plugin::users-permissions.'),
     extraOutputFields: [],
   };
 }

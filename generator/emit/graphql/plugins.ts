@@ -43,7 +43,11 @@ export function genericMorph(model: GraphqlModel): UnionDef {
  * Only when the model has the plugin's user type (every generated model has).
  */
 export function usersPermissionsTypes(model: GraphqlModel): TypeDef[] {
-  if (!model.entities.some((e) => e.uid === USERS_PERMISSIONS_USER_UID)) return [];
+  return model.entities.some((e) => e.uid === USERS_PERMISSIONS_USER_UID) ? usersPermissionsTypeDefs() : [];
+}
+
+/** The definitions themselves, whatever the model (the validator reserves their names). */
+export function usersPermissionsTypeDefs(): TypeDef[] {
   const object = (name: string, fields: FieldDef[]): ObjectDef => ({ kind: 'object', group: 'plugin', name, fields });
   const ok = [{ name: 'ok', type: 'Boolean!' }];
   return [
@@ -67,6 +71,10 @@ export function usersPermissionsTypes(model: GraphqlModel): TypeDef[] {
       { name: 'user', type: 'UsersPermissionsMe!' },
     ]),
     object('UsersPermissionsPasswordPayload', ok),
+    object('UsersPermissionsCreateRolePayload', ok),
+    object('UsersPermissionsUpdateRolePayload', ok),
+    object('UsersPermissionsDeleteRolePayload', ok),
+    object('UsersPermissionsUserEntityResponse', [{ name: 'data', type: 'UsersPermissionsUser' }]),
     {
       kind: 'input',
       group: 'plugin',
@@ -95,12 +103,32 @@ export function usersPermissionsQueries(model: GraphqlModel): FieldDef[] {
 export function usersPermissionsMutations(model: GraphqlModel): FieldDef[] {
   if (!model.entities.some((e) => e.uid === USERS_PERMISSIONS_USER_UID)) return [];
   const strings = (...names: string[]) => names.map((name) => ({ name, type: 'String!' }));
+  const id = { name: 'id', type: 'ID!' };
+  const data = (type: string) => ({ name: 'data', type: `${type}!` });
+  const user = 'UsersPermissionsUserEntityResponse!';
+  // The plugin's own CRUD: by numeric id, answering `{ ok }` for roles and `{ data }` for users.
   return [
+    { name: 'createUsersPermissionsRole', type: 'UsersPermissionsCreateRolePayload', args: [data('UsersPermissionsRoleInput')], description: 'Create a new role' },
+    { name: 'updateUsersPermissionsRole', type: 'UsersPermissionsUpdateRolePayload', args: [id, data('UsersPermissionsRoleInput')], description: 'Update an existing role' },
+    { name: 'deleteUsersPermissionsRole', type: 'UsersPermissionsDeleteRolePayload', args: [id], description: 'Delete an existing role' },
+    { name: 'createUsersPermissionsUser', type: user, args: [data('UsersPermissionsUserInput')], description: 'Create a new user' },
+    { name: 'updateUsersPermissionsUser', type: user, args: [id, data('UsersPermissionsUserInput')], description: 'Update an existing user' },
+    { name: 'deleteUsersPermissionsUser', type: user, args: [id], description: 'Delete an existing user' },
     { name: 'login', type: 'UsersPermissionsLoginPayload!', args: [{ name: 'input', type: 'UsersPermissionsLoginInput!' }] },
-    { name: 'register', type: 'UsersPermissionsLoginPayload!', args: [{ name: 'input', type: 'UsersPermissionsRegisterInput!' }] },
-    { name: 'forgotPassword', type: 'UsersPermissionsPasswordPayload', args: strings('email') },
-    { name: 'resetPassword', type: 'UsersPermissionsLoginPayload', args: strings('password', 'passwordConfirmation', 'code') },
-    { name: 'changePassword', type: 'UsersPermissionsLoginPayload', args: strings('currentPassword', 'password', 'passwordConfirmation') },
-    { name: 'emailConfirmation', type: 'UsersPermissionsLoginPayload', args: strings('confirmation') },
+    { name: 'register', type: 'UsersPermissionsLoginPayload!', args: [{ name: 'input', type: 'UsersPermissionsRegisterInput!' }], description: 'Register a user' },
+    { name: 'forgotPassword', type: 'UsersPermissionsPasswordPayload', args: strings('email'), description: 'Request a reset password token' },
+    {
+      name: 'resetPassword',
+      type: 'UsersPermissionsLoginPayload',
+      args: strings('password', 'passwordConfirmation', 'code'),
+      description: 'Reset user password. Confirm with a code (resetToken from forgotPassword)',
+    },
+    {
+      name: 'changePassword',
+      type: 'UsersPermissionsLoginPayload',
+      args: strings('currentPassword', 'password', 'passwordConfirmation'),
+      description: 'Change user password. Confirm with the current password.',
+    },
+    { name: 'emailConfirmation', type: 'UsersPermissionsLoginPayload', args: strings('confirmation'), description: 'Confirm an email users email address' },
   ];
 }

@@ -11,7 +11,7 @@ import { Router, type Request, type RequestHandler } from 'express';
 import { authorize, canRead, type Access, type AccessResolver } from '../access.ts';
 import type { UsersPermissionsConfig } from '../config.ts';
 import type { DocumentService, Entity } from '../engine/types.ts';
-import { ApplicationError, NotFoundError, ValidationError } from '../errors.ts';
+import { NotFoundError } from '../errors.ts';
 import type { Permissions } from '../permissions.ts';
 import { parseListQuery, parseQueryString, parseReadQuery } from '../query/params.ts';
 import { own } from '../query/raw.ts';
@@ -22,7 +22,6 @@ import { sendJson } from '../send.ts';
 import { signInRateLimit } from './rate-limit.ts';
 import { ROLE_UID, typeOf, USER_UID, type AccountStore, type RoleRow } from './store.ts';
 import type { UsersService } from './service.ts';
-import { validateCreateUserBody, validateUpdateUserBody } from './validation.ts';
 
 export interface UsersRoutesContext {
   readonly service: UsersService;
@@ -110,47 +109,18 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
     return ok(await service.present(account, query));
   }));
   router.post('/users', respond(async (req) => {
-    const access = allowed(req, 'user.create');
-    const query = readQuery(req, access);
-    const body = validateCreateUserBody(req.body);
-    if ((await ctx.accounts.byUsername(body.username)) !== undefined) throw new ApplicationError('Username already taken');
-    if ((await ctx.accounts.byEmail(body.email)) !== undefined) throw new ApplicationError('Email already taken');
-    const data: Record<string, unknown> = { ...body, email: body.email.toLowerCase(), provider: 'local' };
-    if (data.role === undefined || data.role === null) data.role = await defaultRoleDocument(ctx);
-    else data.role = await roleDocument(ctx, data.role);
-    const ref = await ctx.documents.create(USER_UID, data, { status: 'published' });
-    const account = await ctx.accounts.byDocumentId(ref.documentId);
-    if (account === undefined) throw new ApplicationError('An error occurred during account creation');
+    const query = readQuery(req, allowed(req, 'user.create'));
+    const account = await service.createUser(req.body);
     return { status: 201, body: await service.present(account, query) };
   }));
   router.put('/users/:id', respond(async (req) => {
-    const access = allowed(req, 'user.update');
-    const query = readQuery(req, access);
-    const account = await ctx.accounts.byId(await byId(req));
-    if (account === undefined) throw new NotFoundError('User not found');
-    const body = validateUpdateUserBody(req.body);
-    if (account.provider === 'local' && Object.hasOwn(body, 'password') && (body.password === null || body.password === '')) throw new ValidationError('password.notNull');
-    if (typeof body.username === 'string') {
-      const same = await ctx.accounts.byUsername(body.username);
-      if (same !== undefined && same.id !== account.id) throw new ApplicationError('Username already taken');
-    }
-    if (typeof body.email === 'string') {
-      const same = await ctx.accounts.byEmail(body.email);
-      if (same !== undefined && same.id !== account.id) throw new ApplicationError('Email already taken');
-    }
-    const data: Record<string, unknown> = { ...body, ...(typeof body.email === 'string' ? { email: body.email.toLowerCase() } : {}) };
-    if (Object.hasOwn(data, 'role')) data.role = data.role === null ? null : await roleDocument(ctx, data.role);
-    await ctx.documents.update(USER_UID, account.documentId, data, { status: 'published' });
+    const query = readQuery(req, allowed(req, 'user.update'));
+    const account = await service.updateUser(await byId(req), req.body);
     return ok(await service.present(account, query));
   }));
   router.delete('/users/:id', respond(async (req) => {
-    const access = allowed(req, 'user.destroy');
-    const query = readQuery(req, access);
-    const account = await ctx.accounts.byId(await byId(req));
-    if (account === undefined) throw new NotFoundError('User not found');
-    const user = await service.present(account, query);
-    await ctx.documents.delete(USER_UID, account.documentId, {});
-    return ok(user);
+    const query = readQuery(req, allowed(req, 'user.destroy'));
+    return ok(await service.deleteUser(await byId(req), query));
   }));
 
   router.get('/users-permissions/roles', respond(async (req) => {
@@ -192,21 +162,6 @@ function permissionsTree(actions: readonly string[]): Entity {
     (controllers[controller] ??= {})[name] = { enabled: true, policy: '' };
   }
   return tree;
-}
-
-/** A role given by id (Strapi's form), documentId or `{ id }`, as the documentId the document service links. */
-async function roleDocument(ctx: UsersRoutesContext, role: unknown): Promise<string> {
-  const id = typeof role === 'object' && role !== null && 'id' in role ? (role as { id: unknown }).id : role;
-  const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : undefined;
-  const found = numeric !== undefined ? await ctx.accounts.roleById(numeric) : (await ctx.accounts.roles()).find((r) => r.documentId === id);
-  if (found === undefined) throw new ValidationError('role must be an existing role id');
-  return found.documentId;
-}
-
-async function defaultRoleDocument(ctx: UsersRoutesContext): Promise<string> {
-  const role = await ctx.accounts.roleByType(ctx.config.advanced.defaultRole);
-  if (role === undefined) throw new ApplicationError('Impossible to find the default role');
-  return role.documentId;
 }
 
 function search(req: Request): string {

@@ -8,7 +8,7 @@ import type { Access } from '../access.ts';
 import type { UsersPermissionsConfig } from '../config.ts';
 import type { DocumentService, Entity } from '../engine/types.ts';
 import { verifyPassword } from '../engine/password.ts';
-import { ApplicationError, UnauthorizedError, ValidationError } from '../errors.ts';
+import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { ReadQuery } from '../query/types.ts';
 import { issueUserJwt } from '../user-jwt.ts';
@@ -18,9 +18,11 @@ import {
   isEmail,
   validateCallbackBody,
   validateChangePasswordBody,
+  validateCreateUserBody,
   validateEmailBody,
   validateRegisterBody,
   validateResetPasswordBody,
+  validateUpdateUserBody,
 } from './validation.ts';
 
 export interface UsersContext {
@@ -69,6 +71,20 @@ export function usersService(ctx: UsersContext) {
     const user = await present(account);
     const html = fillTemplate(template.message, { URL: `${ctx.serverUrl}/api/auth/email-confirmation`, USER: user, CODE: token });
     await ctx.email.send({ to: account.email ?? '', subject: fillTemplate(template.subject, { USER: user }), text: html, html });
+  };
+
+  /** A role given by id (Strapi's form), documentId or `{ id }`, as the documentId the document service links. */
+  const roleDocument = async (role: unknown): Promise<string> => {
+    const id = typeof role === 'object' && role !== null && 'id' in role ? (role as { id: unknown }).id : role;
+    const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : undefined;
+    const found = numeric !== undefined ? await ctx.accounts.roleById(numeric) : (await ctx.accounts.roles()).find((r) => r.documentId === id);
+    if (found === undefined) throw new ValidationError('role must be an existing role id');
+    return found.documentId;
+  };
+  const defaultRoleDocument = async (): Promise<string> => {
+    const role = await ctx.accounts.roleByType(ctx.config.advanced.defaultRole);
+    if (role === undefined) throw new ApplicationError('Impossible to find the default role');
+    return role.documentId;
   };
 
   return {
@@ -169,6 +185,68 @@ export function usersService(ctx: UsersContext) {
       return { email: account.email ?? email, sent: true };
     },
 
+    /** Strapi's `POST /users`: email and username free, the default role unless one is given. */
+    async createUser(body: unknown): Promise<Account> {
+      const input = validateCreateUserBody(body);
+      if ((await ctx.accounts.byUsername(input.username)) !== undefined) throw new ApplicationError('Username already taken');
+      if ((await ctx.accounts.byEmail(input.email)) !== undefined) throw new ApplicationError('Email already taken');
+      const data: Record<string, unknown> = { ...input, email: input.email.toLowerCase(), provider: 'local' };
+      data.role = input.role === undefined || input.role === null ? await defaultRoleDocument() : await roleDocument(input.role);
+      const ref = await ctx.documents.create(USER_UID, data, { status: 'published' });
+      return accountOf(ctx.accounts, ref.documentId);
+    },
+
+    async updateUser(id: number, body: unknown): Promise<Account> {
+      const account = await ctx.accounts.byId(id);
+      if (account === undefined) throw new NotFoundError('User not found');
+      const input = validateUpdateUserBody(body);
+      if (account.provider === 'local' && Object.hasOwn(input, 'password') && (input.password === null || input.password === '')) throw new ValidationError('password.notNull');
+      if (typeof input.username === 'string') {
+        const same = await ctx.accounts.byUsername(input.username);
+        if (same !== undefined && same.id !== account.id) throw new ApplicationError('Username already taken');
+      }
+      if (typeof input.email === 'string') {
+        const same = await ctx.accounts.byEmail(input.email);
+        if (same !== undefined && same.id !== account.id) throw new ApplicationError('Email already taken');
+      }
+      const data: Record<string, unknown> = { ...input, ...(typeof input.email === 'string' ? { email: input.email.toLowerCase() } : {}) };
+      if (Object.hasOwn(data, 'role')) data.role = data.role === null ? null : await roleDocument(data.role);
+      await ctx.documents.update(USER_UID, account.documentId, data, { status: 'published' });
+      return account;
+    },
+
+    /** Deletes the user and answers it as it was. */
+    async deleteUser(id: number, query: ReadQuery = ctx.plainQuery): Promise<Entity> {
+      const account = await ctx.accounts.byId(id);
+      if (account === undefined) throw new NotFoundError('User not found');
+      const user = await present(account, query);
+      await ctx.documents.delete(USER_UID, account.documentId, {});
+      return user;
+    },
+
+    /** A role row; its actions are the ones config/permissions.json lists under its `type`. */
+    async createRole(body: unknown): Promise<void> {
+      const input = roleInput(body);
+      const name = typeof input['name'] === 'string' ? input['name'] : '';
+      const type = typeof input['type'] === 'string' && input['type'] !== '' ? input['type'] : name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      if ((await ctx.accounts.roleByType(type)) !== undefined) throw new ApplicationError('This role already exists');
+      await ctx.documents.create(ROLE_UID, { ...input, type }, { status: 'published' });
+    },
+
+    async updateRole(id: number, body: unknown): Promise<void> {
+      const role = await ctx.accounts.roleById(id);
+      if (role === undefined) throw new NotFoundError('Role not found');
+      await ctx.documents.update(ROLE_UID, role.documentId, roleInput(body), { status: 'published' });
+    },
+
+    /** Strapi keeps its two default roles: they cannot be deleted. */
+    async deleteRole(id: number): Promise<void> {
+      const role = await ctx.accounts.roleById(id);
+      if (role === undefined) throw new NotFoundError('Role not found');
+      if (role.type === 'public' || role.type === 'authenticated') throw new ApplicationError('Cannot delete public or authenticated roles');
+      await ctx.documents.delete(ROLE_UID, role.documentId, {});
+    },
+
     /** The signed-in account, or a 401 for a request that is not signed in as a user. */
     async me(access: Access): Promise<Account> {
       if (access.userId === undefined) throw new UnauthorizedError('Missing or invalid credentials');
@@ -178,6 +256,13 @@ export function usersService(ctx: UsersContext) {
 }
 
 export type UsersService = ReturnType<typeof usersService>;
+
+/** A role's writable attributes; its permissions live in config/permissions.json. */
+function roleInput(body: unknown): Record<string, unknown> {
+  const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const { permissions: _permissions, users: _users, ...rest } = input;
+  return rest;
+}
 
 async function accountOf(accounts: AccountStore, documentId: string): Promise<Account> {
   const account = await accounts.byDocumentId(documentId);

@@ -41,12 +41,45 @@ export function usersMutationResolvers(users: UsersGraphql): ObjectResolvers {
     forgotPassword: async (_s, args, context) => (allowed(context.access, 'auth.forgotPassword'), service.forgotPassword(args)),
     resetPassword: async (_s, args, context) => (allowed(context.access, 'auth.resetPassword'), payload(await service.resetPassword(args))),
     changePassword: async (_s, args, context) => payload(await service.changePassword(allowed(context.access, 'auth.changePassword'), args)),
+    createUsersPermissionsUser: async (_s, args, context) => {
+      allowed(context.access, 'user.create');
+      return { data: await service.present(await service.createUser(args['data'])) };
+    },
+    updateUsersPermissionsUser: async (_s, args, context) => {
+      allowed(context.access, 'user.update');
+      return { data: await service.present(await service.updateUser(numericId(args), args['data'])) };
+    },
+    deleteUsersPermissionsUser: async (_s, args, context) => {
+      allowed(context.access, 'user.destroy');
+      return { data: await service.deleteUser(numericId(args)) };
+    },
+    createUsersPermissionsRole: async (_s, args, context) => {
+      allowed(context.access, 'role.createRole');
+      await service.createRole(args['data']);
+      return { ok: true };
+    },
+    updateUsersPermissionsRole: async (_s, args, context) => {
+      allowed(context.access, 'role.updateRole');
+      await service.updateRole(numericId(args), args['data']);
+      return { ok: true };
+    },
+    deleteUsersPermissionsRole: async (_s, args, context) => {
+      allowed(context.access, 'role.deleteRole');
+      await service.deleteRole(numericId(args));
+      return { ok: true };
+    },
     emailConfirmation: async (_s, args, context) => {
       allowed(context.access, 'auth.emailConfirmation');
       const account = await service.confirmEmail(args['confirmation']);
       return { jwt: await service.issue(account), user: await meOf(users, account) };
     },
   };
+}
+
+/** The plugin's mutations address users and roles by numeric id, as in Strapi. */
+function numericId(args: Args): number {
+  const id = Number(args['id']);
+  return Number.isSafeInteger(id) && id > 0 ? id : Number.NaN;
 }
 
 /** The `input` argument without GraphQL's `provider` (always "local" here). */
