@@ -23,7 +23,7 @@ const UP = 'plugin::users-permissions';
 const PERMISSIONS = {
   public: [`${UP}.auth.callback`, `${UP}.auth.register`, `${UP}.auth.forgotPassword`, `${UP}.auth.resetPassword`, `${UP}.auth.emailConfirmation`, `${UP}.auth.sendEmailConfirmation`, 'api::post.post.find'],
   authenticated: [`${UP}.user.me`, `${UP}.auth.changePassword`, 'api::post.post.find', 'api::post.post.findOne', 'api::post.post.create', `${UP}.user.find`, `${UP}.user.findOne`],
-  manager: [`${UP}.user.me`, ...['find', 'findOne', 'count', 'create', 'update', 'destroy'].map((a) => `${UP}.user.${a}`), `${UP}.role.find`, `${UP}.role.findOne`, 'api::post.post.find'],
+  manager: [`${UP}.user.me`, ...['find', 'findOne', 'count', 'create', 'update', 'destroy'].map((a) => `${UP}.user.${a}`), ...['find', 'findOne', 'createRole', 'updateRole', 'deleteRole'].map((a) => `${UP}.role.${a}`), 'api::post.post.find'],
 };
 
 interface Answer {
@@ -288,6 +288,33 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
     expect(posts.data.posts).toEqual([{ title: 'Hello', author: { username: 'ada' } }]);
   });
 
+  it('creates, updates and deletes users and roles through the plugin\'s GraphQL mutations', async () => {
+    const jwt = await managerJwt();
+    const gql = async (query: string, token = jwt) => (await call('POST', '/graphql', { query }, token)).body;
+    const created = await gql('mutation { createUsersPermissionsUser(data: { username: "gqlmade", email: "GQLMADE@example.com", password: "Secret-123" }) { data { documentId username email } } }');
+    expect(created.errors, JSON.stringify(created)).toBeUndefined();
+    expect(created.data.createUsersPermissionsUser.data, JSON.stringify(created)).toEqual(expect.objectContaining({ username: 'gqlmade', email: 'gqlmade@example.com' }));
+    const [row] = await db.query<{ id: number }>('SELECT id FROM up_users WHERE username = ?', ['gqlmade']);
+    const updated = await gql(`mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlmade2" }) { data { username } } }`);
+    expect(updated.data.updateUsersPermissionsUser.data.username).toBe('gqlmade2');
+    const plain = (await register('gqlplain')).body.jwt as string;
+    const taken = await gql(`mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlplain" }) { data { username } } }`);
+    expect(taken.errors[0].message).toBe('Username already taken');
+    const deleted = await gql(`mutation { deleteUsersPermissionsUser(id: ${row!.id}) { data { username } } }`);
+    expect(deleted.data.deleteUsersPermissionsUser.data.username).toBe('gqlmade2');
+    expect((await gql('mutation { createUsersPermissionsUser(data: { username: "nope", email: "nope@example.com", password: "Secret-123" }) { data { username } } }', plain)).errors[0].extensions.code).toBe('FORBIDDEN');
+    const listed = await gql('{ usersPermissionsUsers(filters: { username: { eq: "gqlplain" } }) { username role { type } } }');
+    expect(listed.data.usersPermissionsUsers).toEqual([{ username: 'gqlplain', role: { type: 'authenticated' } }]);
+    const role = await gql('mutation { createUsersPermissionsRole(data: { name: "Editors", description: "edit things" }) { ok } }');
+    expect(role.data.createUsersPermissionsRole).toEqual({ ok: true });
+    const [editors] = await db.query<{ id: number; type: string }>("SELECT id, type FROM up_roles WHERE name = 'Editors'");
+    expect(editors!.type).toBe('editors');
+    expect((await gql(`mutation { updateUsersPermissionsRole(id: ${editors!.id}, data: { description: "edits" }) { ok } }`)).data.updateUsersPermissionsRole).toEqual({ ok: true });
+    expect((await gql(`mutation { deleteUsersPermissionsRole(id: ${editors!.id}) { ok } }`)).data.deleteUsersPermissionsRole).toEqual({ ok: true });
+    const [publicRole] = await db.query<{ id: number }>("SELECT id FROM up_roles WHERE type = 'public'");
+    expect((await gql(`mutation { deleteUsersPermissionsRole(id: ${publicRole!.id}) { ok } }`)).errors[0].message).toBe('Cannot delete public or authenticated roles');
+  });
+
   it('rate-limits sign-in attempts per identifier and address', async () => {
     await restart({ 'users-permissions': { config: { ratelimit: { max: 3, interval: 60_000 } } } });
     try {
@@ -320,6 +347,31 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
       await restart();
     }
   });
+
+  it('seeds, lists, blocks and unblocks users with `capi user`', async () => {
+    const cli = (args: string[]) => capi(['user', ...args, '--project', project], repoRoot, { DATABASE_URL: databaseUrl });
+    const made = await cli(['create', '--email', 'Seed@example.com', '--username', 'seeded', '--password', 'Seed-Pass-1', '--role', 'manager']);
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.stderr).toMatch(/created user "seeded" \(id \d+\)/);
+    const signedIn = await call('POST', '/api/auth/local', { identifier: 'seed@example.com', password: 'Seed-Pass-1' });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.user.confirmed).toBe(true);
+    expect((await call('GET', '/api/users/count', undefined, signedIn.body.jwt)).status).toBe(200);
+    const listed = await cli(['list']);
+    expect(listed.stdout).toMatch(/\tseeded\tseed@example.com\tmanager\tactive, confirmed/);
+    expect(listed.stdout).not.toMatch(/\$2[ab]\$/);
+    const again = await cli(['create', '--email', 'other@example.com', '--username', 'seeded', '--password', 'Seed-Pass-1']);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('capi: Username already taken');
+    expect((await cli(['create', '--email', 'x@example.com', '--username', 'xrole', '--password', 'Seed-Pass-1', '--role', 'nope'])).stderr).toContain('no role "nope"');
+    expect((await cli(['create', '--email', 'y@example.com', '--username', 'yshort', '--password', 'abc'])).stderr).toContain('password must be at least 6 characters');
+    expect((await cli(['block', 'seeded'])).code).toBe(0);
+    expect((await call('POST', '/api/auth/local', { identifier: 'seeded', password: 'Seed-Pass-1' })).body.error.message).toBe('Your account has been blocked by an administrator');
+    expect((await call('GET', '/api/users/me', undefined, signedIn.body.jwt)).status).toBe(401);
+    expect((await cli(['unblock', 'seed@example.com'])).code).toBe(0);
+    expect((await call('POST', '/api/auth/local', { identifier: 'seeded', password: 'Seed-Pass-1' })).status).toBe(200);
+    expect((await cli(['block', 'nobody-here'])).stderr).toContain('no user "nobody-here"');
+  }, 60_000);
 
   it('refuses registration when it is turned off', async () => {
     await restart({ 'users-permissions': { config: { advanced: { allowRegister: false } } } });

@@ -39,10 +39,6 @@ export function buildResolvers(runtime: GraphqlRuntime, sdl: DocumentNode): Reso
   const map: ResolverMap = { ...standardScalars() };
   const query: ObjectResolvers = { ...localeQueryResolvers(runtime), ...queryResolvers(runtime, uploadFileBinding) };
   const mutation: ObjectResolvers = { ...uploadMutationResolvers(runtime) };
-  if (runtime.users !== undefined) {
-    Object.assign(query, usersQueryResolvers(runtime.users));
-    Object.assign(mutation, usersMutationResolvers(runtime.users));
-  }
   const resolveZone = zoneTypeResolver(runtime);
 
   map[uploadFileBinding.typeName] = { ...attributeResolvers(runtime, uploadFileBinding.schema.attributes, false), ...uploadFileResolvers() };
@@ -59,6 +55,11 @@ export function buildResolvers(runtime: GraphqlRuntime, sdl: DocumentNode): Reso
   for (const binding of runtime.bindings.components) {
     map[binding.typeName] = attributeResolvers(runtime, binding.schema.attributes, false);
     for (const enumeration of Object.values(binding.enums)) map[enumeration.typeName] = enumeration.values;
+  }
+  // Last: the plugin's own mutations replace the generic ones of its user and role types.
+  if (runtime.users !== undefined) {
+    Object.assign(query, usersQueryResolvers(runtime.users));
+    Object.assign(mutation, usersMutationResolvers(runtime.users));
   }
   map['Query'] = query;
   map['Mutation'] = mutation;

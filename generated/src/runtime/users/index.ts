@@ -16,6 +16,7 @@ import type { Router } from 'express';
 
 export interface UsersPlugin {
   readonly accounts: AccountStore;
+  readonly documents: DocumentService;
   readonly service: UsersService;
   readonly routes: Router;
 }
@@ -53,7 +54,7 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
     permissions: app.config.permissions,
     resolveAccess,
   });
-  return { accounts, service, routes };
+  return { accounts, documents, service, routes };
 }
 
 /** One role row per role of config/permissions.json, so that users can be given any of them. */

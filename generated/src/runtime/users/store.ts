@@ -38,6 +38,7 @@ export interface RoleRow {
 }
 
 export interface AccountStore {
+  all(): Promise<Account[]>;
   byId(id: number): Promise<Account | undefined>;
   byDocumentId(documentId: string): Promise<Account | undefined>;
   /** Users whose email (lower-cased) or username equals `identifier`, of `provider` when given. */
@@ -79,6 +80,7 @@ export function accountStore(db: Queryable, model: ModelSchema): AccountStore {
   const roleSelect = `SELECT id, document_id, ${roleCol('name')} AS name, ${roleCol('description')} AS description, ${roleCol('type')} AS type, created_at, updated_at, published_at FROM ${quote(roles.table)}`;
   const roleRows = async (where: string, params: readonly SqlValue[]): Promise<RoleRow[]> => (await db.query(`${roleSelect} ${where}`, params)).map(toRole);
   return {
+    all: () => many('1 = 1', []),
     byId: (id) => one('u.id = ?', [id]),
     byDocumentId: (documentId) => one('u.document_id = ?', [documentId]),
     byIdentifier: (identifier, provider) =>
