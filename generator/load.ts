@@ -10,7 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import jsonSourceMap from 'json-source-map';
-import { BUILTIN_PATH, ROLE_SCHEMA, ROLE_UID, USER_EXTENSION_PATH, USER_SCHEMA, USER_UID } from './builtin/users-permissions.ts';
+import { BUILTIN_PATH, REQUIRED_USER_ATTRIBUTES, ROLE_SCHEMA, ROLE_UID, USER_EXTENSION_PATH, USER_SCHEMA, USER_UID } from './builtin/users-permissions.ts';
 import type { Diagnostic } from './diagnostics.ts';
 
 export type SchemaFileKind = 'content-type' | 'component';
@@ -103,6 +103,17 @@ function usersPermissionsFiles(root: string, layout: 'flat' | 'strapi', diagnost
   if ('diagnostic' in parsed) {
     diagnostics.push(parsed.diagnostic);
     return [role];
+  }
+  const attributes = (parsed.json as { attributes?: unknown } | null)?.attributes;
+  const missing = REQUIRED_USER_ATTRIBUTES.filter((name) => attributes === null || typeof attributes !== 'object' || !(name in attributes));
+  if (missing.length > 0) {
+    diagnostics.push({
+      file: path,
+      pointer: '/attributes',
+      message: `the user type's extension lacks the plugin's attribute(s) ${missing.map((m) => `"${m}"`).join(', ')}`,
+      hint: "the extension replaces the plugin's user schema: keep its attributes as Strapi defines them and add yours (see docs/users.md)",
+      ...parsed.locate('/attributes'),
+    });
   }
   return [role, { kind: 'content-type', path, uid: USER_UID, ...parsed }];
 }
