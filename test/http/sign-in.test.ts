@@ -6,7 +6,9 @@
  * hashes, and relations to users through populate, filters and GraphQL.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../templates/runtime/database.ts';
 import { capi, startServer, type RunningServer } from '../support/cli.ts';
@@ -372,6 +374,43 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
     expect((await call('POST', '/api/auth/local', { identifier: 'seeded', password: 'Seed-Pass-1' })).status).toBe(200);
     expect((await cli(['block', 'nobody-here'])).stderr).toContain('no user "nobody-here"');
   }, 60_000);
+
+  it('sends the reset link through SMTP when the smtp provider is configured', async () => {
+    const received: string[] = [];
+    const smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, _session, done) {
+        let text = '';
+        stream.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        stream.on('end', () => {
+          received.push(text);
+          done();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
+    const port = (smtp.server.address() as AddressInfo).port;
+    await restart({
+      email: { config: { provider: 'smtp', providerOptions: { host: '127.0.0.1', port }, settings: { defaultFrom: 'no-reply@example.com' } } },
+      'users-permissions': { config: { advanced: { emailResetPasswordUrl: 'https://front.example/reset' } } },
+    });
+    try {
+      await register('mailed');
+      expect(await call('POST', '/api/auth/forgot-password', { email: 'mailed@example.com' })).toEqual({ status: 200, body: { ok: true } });
+      const [row] = await db.query<{ reset_password_token: string }>('SELECT reset_password_token FROM up_users WHERE username = ?', ['mailed']);
+      expect(received).toHaveLength(1);
+      // The body is quoted-printable: soft line breaks and =XX escapes.
+      const message = received[0]!.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+      expect(message).toContain('To: mailed@example.com');
+      expect(message).toContain('From: no-reply@example.com');
+      expect(message).toContain('Subject: Reset password');
+      expect(message).toContain(`https://front.example/reset?code=${row!.reset_password_token}`);
+    } finally {
+      await restart();
+      await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    }
+  });
 
   it('refuses registration when it is turned off', async () => {
     await restart({ 'users-permissions': { config: { advanced: { allowRegister: false } } } });
