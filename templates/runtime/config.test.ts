@@ -59,6 +59,7 @@ describe('loadConfig defaults', () => {
       register: { allowedFields: [] },
       advanced: { allowRegister: true, emailConfirmation: false, defaultRole: 'authenticated', emailResetPasswordUrl: null, emailConfirmationRedirection: null },
       ratelimit: { enabled: true, max: 5, intervalMs: 300_000 },
+      emailTemplates: {},
     });
     expect(config.plugins.email).toEqual({ provider: 'log', defaultFrom: null, defaultReplyTo: null });
     expect(config.permissions).toEqual(defaultPermissions(model));

@@ -30,6 +30,7 @@
  *     defaultRole ("authenticated"), emailResetPasswordUrl, emailConfirmationRedirection.
  *   users-permissions.config.ratelimit: { enabled: true, max: 5, interval: 300000 (ms) } per
  *     identifier, path and address on the sign-in routes.
+ *   users-permissions.config.emailTemplates.{resetPassword,emailConfirmation}: { subject, message }.
  * config/permissions.json  { "public": ["api::article.article.find", ...], "authenticated": [...] }
  *   Role name to allowed actions. Roles missing from the file have no permissions.
  */
@@ -138,6 +139,16 @@ export interface UsersPermissionsConfig {
   };
   /** Sign-in attempts per identifier, path and address (Strapi's `ratelimit`). */
   readonly ratelimit: { readonly enabled: boolean; readonly max: number; readonly intervalMs: number };
+  /** Subject and message (Strapi's `<%= URL %>`, `<%= TOKEN %>`, `<%= CODE %>`, `<%= USER.username %>` placeholders) of the two emails; Strapi's defaults when absent. */
+  readonly emailTemplates: {
+    readonly resetPassword?: EmailTemplate;
+    readonly emailConfirmation?: EmailTemplate;
+  };
+}
+
+export interface EmailTemplate {
+  readonly subject: string;
+  readonly message: string;
 }
 
 /** Strapi's users-permissions default for `jwt.expiresIn`: 30 days. */
@@ -363,7 +374,15 @@ function emailConfig(where: Where, json: unknown): EmailConfig {
 function usersPermissionsConfig(where: Where, json: unknown): UsersPermissionsConfig {
   const outer = object(where, json, ['config']);
   const w = at(where, 'config');
-  const config = object(w, outer.config ?? {}, ['jwt', 'register', 'advanced', 'ratelimit']);
+  const config = object(w, outer.config ?? {}, ['jwt', 'register', 'advanced', 'ratelimit', 'emailTemplates']);
+  const tw = at(w, 'emailTemplates');
+  const templates = object(tw, config.emailTemplates ?? {}, ['resetPassword', 'emailConfirmation']);
+  const template = (name: 'resetPassword' | 'emailConfirmation'): { [K in typeof name]?: EmailTemplate } => {
+    if (templates[name] === undefined) return {};
+    const ew = at(tw, name);
+    const t = object(ew, templates[name], ['subject', 'message']);
+    return { [name]: { subject: string(at(ew, 'subject'), t.subject), message: string(at(ew, 'message'), t.message) } };
+  };
   const jwt = object(at(w, 'jwt'), config.jwt ?? {}, ['expiresIn']);
   const register = object(at(w, 'register'), config.register ?? {}, ['allowedFields']);
   const fieldsAt = at(at(w, 'register'), 'allowedFields');
@@ -388,6 +407,7 @@ function usersPermissionsConfig(where: Where, json: unknown): UsersPermissionsCo
       // Strapi's default window: 5 minutes; `interval` in milliseconds or a duration.
       intervalMs: rate.interval === undefined ? 5 * 60_000 : typeof rate.interval === 'number' ? integer(at(rw, 'interval'), rate.interval, { min: 1 }) : duration(at(rw, 'interval'), rate.interval) * 1000,
     },
+    emailTemplates: { ...template('resetPassword'), ...template('emailConfirmation') },
   };
 }
 

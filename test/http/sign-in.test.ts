@@ -393,7 +393,12 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
     const port = (smtp.server.address() as AddressInfo).port;
     await restart({
       email: { config: { provider: 'smtp', providerOptions: { host: '127.0.0.1', port }, settings: { defaultFrom: 'no-reply@example.com' } } },
-      'users-permissions': { config: { advanced: { emailResetPasswordUrl: 'https://front.example/reset' } } },
+      'users-permissions': {
+        config: {
+          advanced: { emailResetPasswordUrl: 'https://front.example/reset' },
+          emailTemplates: { resetPassword: { subject: 'New password for <%= USER.username %>', message: '<p>Open <%= URL %>?code=<%= TOKEN %></p>' } },
+        },
+      },
     });
     try {
       await register('mailed');
@@ -404,7 +409,7 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
       const message = received[0]!.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
       expect(message).toContain('To: mailed@example.com');
       expect(message).toContain('From: no-reply@example.com');
-      expect(message).toContain('Subject: Reset password');
+      expect(message).toContain('Subject: New password for mailed');
       expect(message).toContain(`https://front.example/reset?code=${row!.reset_password_token}`);
     } finally {
       await restart();

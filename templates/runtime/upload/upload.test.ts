@@ -268,7 +268,7 @@ function config(projectRoot: string, upload: Partial<AppConfig['plugins']['uploa
       graphql: { defaultLimit: 10, maxLimit: 20, depthLimit: 20, maxAliases: 30, maxCost: 50_000 },
       i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] },
       upload: { sizeLimit: 209_715_200, allowedMimeTypes: null, ...upload },
-      usersPermissions: { jwt: { expiresIn: 2_592_000 }, register: { allowedFields: [] }, advanced: { allowRegister: true, emailConfirmation: false, defaultRole: 'authenticated', emailResetPasswordUrl: null, emailConfirmationRedirection: null }, ratelimit: { enabled: true, max: 5, intervalMs: 300_000 } },
+      usersPermissions: { jwt: { expiresIn: 2_592_000 }, register: { allowedFields: [] }, advanced: { allowRegister: true, emailConfirmation: false, defaultRole: 'authenticated', emailResetPasswordUrl: null, emailConfirmationRedirection: null }, ratelimit: { enabled: true, max: 5, intervalMs: 300_000 }, emailTemplates: {} },
       email: { provider: 'log', defaultFrom: null, defaultReplyTo: null },
     },
     permissions: { public: [], authenticated: [] },

@@ -67,7 +67,7 @@ export function usersService(ctx: UsersContext) {
   const sendConfirmation = async (account: Account): Promise<void> => {
     const token = randomBytes(20).toString('hex');
     await ctx.accounts.setColumns(account.id, { confirmationToken: token });
-    const template = defaultTemplates.emailConfirmation;
+    const template = ctx.config.emailTemplates.emailConfirmation ?? defaultTemplates.emailConfirmation;
     const user = await present(account);
     const html = fillTemplate(template.message, { URL: `${ctx.serverUrl}/api/auth/email-confirmation`, USER: user, CODE: token });
     await ctx.email.send({ to: account.email ?? '', subject: fillTemplate(template.subject, { USER: user }), text: html, html });
@@ -150,7 +150,7 @@ export function usersService(ctx: UsersContext) {
       // Strapi 5 answers the same whether or not the address has an account.
       if (account === undefined || account.blocked) return { ok: true };
       const token = `${Date.now().toString(16).padStart(12, '0')}${randomBytes(58).toString('hex')}`;
-      const template = defaultTemplates.resetPassword;
+      const template = ctx.config.emailTemplates.resetPassword ?? defaultTemplates.resetPassword;
       const user = await present(account);
       const html = fillTemplate(template.message, { URL: ctx.config.advanced.emailResetPasswordUrl ?? '', SERVER_URL: ctx.serverUrl, USER: user, TOKEN: token });
       await ctx.email.send({ to: account.email ?? email, subject: fillTemplate(template.subject, { USER: user }), text: html, html });
