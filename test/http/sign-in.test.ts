@@ -43,7 +43,7 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
 
   const start = async (plugins: Record<string, unknown> = {}): Promise<void> => {
     writeFileSync(join(project, 'config', 'plugins.json'), JSON.stringify(plugins));
-    server = await startServer(project, { DATABASE_URL: databaseUrl, JWT_SECRET: SECRET, NODE_ENV: 'production', LOG_LEVEL: 'warn' });
+    server = await startServer(project, { DATABASE_URL: databaseUrl, JWT_SECRET: SECRET, NODE_ENV: 'production', LOG_LEVEL: 'warn', CAPI_QUERY_COUNT: '1' });
   };
   const restart = async (plugins: Record<string, unknown> = {}): Promise<void> => {
     await server.stop();
@@ -136,6 +136,24 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
     expect((await register('bademail', { email: 'not-an-email' })).body.error.message).toBe('email must be a valid email');
     expect(await register('sneaky', { confirmed: true, role: 1 })).toEqual({ status: 400, body: error(400, 'ValidationError', 'Invalid parameters: confirmed, role') });
     expect((await register('toolong', { password: 'x'.repeat(73) })).body.error.message).toBe('Password must be less than 73 bytes');
+  });
+
+  it('signs in and answers /users/me in a fixed number of SQL statements', async () => {
+    await register('counted');
+    const count = async (method: string, path: string, body?: unknown, jwt?: string): Promise<number> => {
+      const res = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(jwt === undefined ? {} : { authorization: `Bearer ${jwt}` }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      await res.text();
+      return Number(res.headers.get('x-query-count'));
+    };
+    const login = await call('POST', '/api/auth/local', { identifier: 'counted', password: 'Secret-123' });
+    // The account with its role (1), the user as the client sees it (1).
+    expect(await count('POST', '/api/auth/local', { identifier: 'counted', password: 'Secret-123' })).toBe(2);
+    // The token's account (1), the account again for `me` (1), the user (1).
+    expect(await count('GET', '/api/users/me', undefined, login.body.jwt)).toBe(3);
   });
 
   it('refuses blocked users, and their tokens stop working', async () => {
