@@ -13,6 +13,7 @@ import { MigrationError } from '../templates/runtime/migrate.ts';
 import { tokenTypes, TokenError, type TokenType } from '../templates/runtime/tokens.ts';
 import { jwtSecret, signUserJwt } from '../templates/runtime/user-jwt.ts';
 import { createToken, listTokens, revokeToken } from './token.ts';
+import { createUser, listUsers, setBlocked, UserCommandError } from './user.ts';
 
 const program = new Command()
   .name('capi')
@@ -92,6 +93,29 @@ token
   .addOption(projectOption())
   .action((name: string, flags: { project: string }) => revokeToken({ ...flags, name }));
 
+const user = program.command('user').description("manage the users-permissions accounts of a generated project (sign-in at POST /api/auth/local)");
+
+user
+  .command('create')
+  .description("create a confirmed user (password hashed with bcrypt, as Strapi does)")
+  .requiredOption('--email <email>', 'their email address')
+  .requiredOption('--username <name>', 'a unique username')
+  .requiredOption('--password <password>', 'at least 6 characters')
+  .option('--role <role>', 'a role of config/permissions.json (default: the default role, authenticated)')
+  .addOption(projectOption())
+  .action((flags: { email: string; username: string; password: string; role?: string; project: string }) => createUser(flags));
+
+user.command('list').description('list users (never their password)').addOption(projectOption()).action((flags: { project: string }) => listUsers(flags));
+
+for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
+  user
+    .command(name)
+    .description(blocked ? 'block a user: they cannot sign in and their tokens stop working' : 'let a blocked user sign in again')
+    .argument('<identifier>', 'username or email')
+    .addOption(projectOption())
+    .action((identifier: string, flags: { project: string }) => setBlocked({ ...flags, identifier, blocked }));
+}
+
 program
   .command('jwt')
   .description('sign a user JWT (HS256, JWT_SECRET) that the server accepts as a signed-in user, for tests and service accounts')
@@ -115,6 +139,7 @@ function fail(error: unknown): void {
     error instanceof BuildError ||
     error instanceof MigrationDiffError ||
     error instanceof TokenError ||
+    error instanceof UserCommandError ||
     error instanceof ConfigError ||
     error instanceof DatabaseOpenError ||
     error instanceof MigrationError

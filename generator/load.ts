@@ -10,6 +10,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import jsonSourceMap from 'json-source-map';
+import { BUILTIN_PATH, REQUIRED_USER_ATTRIBUTES, ROLE_SCHEMA, ROLE_UID, USER_EXTENSION_PATH, USER_SCHEMA, USER_UID } from './builtin/users-permissions.ts';
 import type { Diagnostic } from './diagnostics.ts';
 
 export type SchemaFileKind = 'content-type' | 'component';
@@ -75,8 +76,10 @@ export function loadSchemas(dir: string): LoadedSchemas {
     if ('diagnostic' in parsed) diagnostics.push(parsed.diagnostic);
     else files.push({ kind: candidate.kind, path, uid: candidate.uid, ...parsed });
   }
+  const projectFiles = files.length;
+  files.push(...usersPermissionsFiles(root, layout, diagnostics, files));
   files.sort((a, b) => compare(a.path, b.path));
-  if (files.length === 0 && diagnostics.length === 0) {
+  if (projectFiles === 0 && diagnostics.length === 0) {
     diagnostics.push({
       file: toPosix(dir),
       pointer: '',
@@ -85,6 +88,63 @@ export function loadSchemas(dir: string): LoadedSchemas {
     });
   }
   return { layout, root, files, diagnostics };
+}
+
+/**
+ * The users-permissions user and role, built into every model; the user is the project's
+ * extension schema when it has one (see builtin/users-permissions.ts).
+ */
+function usersPermissionsFiles(root: string, layout: 'flat' | 'strapi', diagnostics: Diagnostic[], projectFiles: readonly SchemaFile[]): SchemaFile[] {
+  const role = builtinFile(BUILTIN_PATH.role, ROLE_UID, ROLE_SCHEMA);
+  const extension = join(root, ...USER_EXTENSION_PATH[layout].split('/'));
+  if (!isFile(extension)) return [role, builtinFile(BUILTIN_PATH.user, USER_UID, withInverses(USER_SCHEMA, projectFiles))];
+  const path = USER_EXTENSION_PATH[layout];
+  const parsed = parseFile(extension, path);
+  if ('diagnostic' in parsed) {
+    diagnostics.push(parsed.diagnostic);
+    return [role];
+  }
+  const attributes = (parsed.json as { attributes?: unknown } | null)?.attributes;
+  const missing = REQUIRED_USER_ATTRIBUTES.filter((name) => attributes === null || typeof attributes !== 'object' || !(name in attributes));
+  if (missing.length > 0) {
+    diagnostics.push({
+      file: path,
+      pointer: '/attributes',
+      message: `the user type's extension lacks the plugin's attribute(s) ${missing.map((m) => `"${m}"`).join(', ')}`,
+      hint: "the extension replaces the plugin's user schema: keep its attributes as Strapi defines them and add yours (see docs/users.md)",
+      ...parsed.locate('/attributes'),
+    });
+  }
+  return [role, { kind: 'content-type', path, uid: USER_UID, ...parsed }];
+}
+
+const INVERSE_KIND: Readonly<Record<string, string>> = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' };
+
+/**
+ * The built-in user with the other side of each relation a project's type declares to it
+ * (`author` with `inversedBy: "articles"`): a Strapi project keeps that side in its user
+ * extension, and a project without one gets it here rather than a refused schema.
+ */
+function withInverses(schema: typeof USER_SCHEMA, projectFiles: readonly SchemaFile[]): unknown {
+  const attributes: Record<string, unknown> = { ...schema.attributes };
+  for (const file of projectFiles) {
+    if (file.kind !== 'content-type') continue;
+    const fileAttributes = (file.json as { attributes?: Record<string, Record<string, unknown>> } | null)?.attributes;
+    for (const [name, attribute] of Object.entries(fileAttributes ?? {})) {
+      if (attribute === null || typeof attribute !== 'object' || attribute['target'] !== USER_UID) continue;
+      const kind = INVERSE_KIND[String(attribute['relation'])];
+      for (const [side, other] of [['inversedBy', 'mappedBy'], ['mappedBy', 'inversedBy']] as const) {
+        const inverse = attribute[side];
+        if (kind === undefined || typeof inverse !== 'string' || inverse in attributes) continue;
+        attributes[inverse] = { type: 'relation', relation: kind, target: file.uid, [other]: name };
+      }
+    }
+  }
+  return { ...schema, attributes };
+}
+
+function builtinFile(path: string, uid: string, json: unknown): SchemaFile {
+  return { kind: 'content-type', path, uid, json: structuredClone(json), locate: () => undefined };
 }
 
 function flatCandidates(root: string): Candidate[] {

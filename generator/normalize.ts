@@ -6,8 +6,7 @@
  * - a custom field becomes the built-in type its plugin stores (`CUSTOM_FIELD_STORAGE`);
  * - keys that do not change the content API (`IGNORED_ATTRIBUTE_KEYS`) are dropped;
  * - `options.privateAttributes` marks each attribute it names `private`, as Strapi does;
- * - a relation to a type capi does not generate (`plugin::users-permissions.user`,
- *   `admin::user`, ...) and a polymorphic (`morph*`) relation are left out of the API, with a
+ * - a relation to a type capi does not generate (`admin::user`, another plugin's types, ...) and a polymorphic (`morph*`) relation are left out of the API, with a
  *   note, instead of failing the model.
  *
  * The structural pass still sees the raw file, so the published JSON Schemas stay the contract

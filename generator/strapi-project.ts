@@ -11,6 +11,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
+import { USER_EXTENSION_PATH } from './builtin/users-permissions.ts';
 import type { Note } from './normalize.ts';
 
 /** The generated project's file for the user's own code (never written again by capi). */
@@ -89,7 +90,9 @@ export function unportedParts(src: string): Note[] {
   }
   for (const file of codeFiles(join(src, 'policies'))) add(file, 'global policy');
   for (const file of codeFiles(join(src, 'middlewares'))) add(file, 'global middleware');
-  for (const file of allFiles(join(src, 'extensions'))) if (CODE.test(file)) add(file, 'plugin extension');
+  // The user type's extension schema is read as the user type (builtin/users-permissions.ts).
+  const userExtension = join(src, ...USER_EXTENSION_PATH.strapi.split('/'));
+  for (const file of allFiles(join(src, 'extensions'))) if (CODE.test(file) && file !== userExtension) add(file, 'plugin extension');
   for (const file of codeFiles(src)) if (/^index\./.test(baseName(file)) && !isEmptyIndex(file)) add(file, 'src/index lifecycle code');
   if (allFiles(join(src, 'admin')).some((f) => /\.(js|jsx|ts|tsx)$/.test(f) && !/\.example\./.test(f))) add(join(src, 'admin'), 'admin panel customization');
   const config = join(project, 'config');

@@ -9,6 +9,8 @@ import { internalNoteSchema } from './api/internal-note/schema.ts';
 import { pageSchema } from './api/page/schema.ts';
 import { productSchema } from './api/product/schema.ts';
 import { tagSchema } from './api/tag/schema.ts';
+import { usersPermissionsRoleSchema } from './api/role/schema.ts';
+import { usersPermissionsUserSchema } from './api/user/schema.ts';
 import { componentProductDimensionsSchema } from './components/product/dimensions.ts';
 import { componentProductVariantSchema } from './components/product/variant.ts';
 import { componentSharedArticleCardSchema } from './components/shared/article-card.ts';
@@ -31,6 +33,8 @@ export const model: ModelSchema = {
     'api::page.page': pageSchema,
     'api::product.product': productSchema,
     'api::tag.tag': tagSchema,
+    'plugin::users-permissions.role': usersPermissionsRoleSchema,
+    'plugin::users-permissions.user': usersPermissionsUserSchema,
   },
   components: {
     'product.dimensions': componentProductDimensionsSchema,

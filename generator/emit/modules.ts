@@ -31,7 +31,7 @@ export async function emitModules(model: Model, source: string): Promise<Emitted
   for (const type of model.contentTypes) {
     emit(`src/api/${type.singularName}/schema.ts`, (f) => addSchemaConstant(f, type, '../../runtime/schema.ts'));
     emit(`src/api/${type.singularName}/entity.ts`, (f) => addEntityInterface(f, type, index));
-    emit(`src/api/${type.singularName}/routes.ts`, (f) => addRoutes(f, type));
+    if (hasCoreRoutes(type)) emit(`src/api/${type.singularName}/routes.ts`, (f) => addRoutes(f, type));
     emit(`src/api/${type.singularName}/graphql.ts`, (f) => addTypeBinding(f, model, type, graphqlNames(type)));
   }
   for (const component of model.components) {
@@ -228,9 +228,18 @@ function addRoutes(file: SourceFile, type: ContentType): void {
   });
 }
 
+/**
+ * A plugin's types (users-permissions' user and role) are served by the plugin's own routes
+ * (runtime/users/), as in Strapi, not by the generic content-type controllers.
+ */
+function hasCoreRoutes(type: ContentType): boolean {
+  return !type.uid.startsWith('plugin::');
+}
+
 function addContentApiMount(file: SourceFile, model: Model): void {
   file.addImportDeclaration({ namedImports: ['contentApiMount'], moduleSpecifier: './runtime/content-api.ts' });
-  for (const type of model.contentTypes) {
+  const routed = model.contentTypes.filter(hasCoreRoutes);
+  for (const type of routed) {
     file.addImportDeclaration({ namedImports: [routesConstName(type)], moduleSpecifier: `./api/${type.singularName}/routes.ts` });
   }
   file.addImportDeclaration({ namedImports: [GRAPHQL_BINDINGS_NAME], moduleSpecifier: `./${GRAPHQL_BINDINGS_PATH.replace(/^src\//, '')}` });
@@ -240,7 +249,7 @@ function addContentApiMount(file: SourceFile, model: Model): void {
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
     docs: ['The content API: uploads, every content type\'s REST routes under /api, and GraphQL at /graphql.'],
-    declarations: [{ name: 'contentApi', initializer: `contentApiMount([${model.contentTypes.map(routesConstName).join(', ')}], ${GRAPHQL_BINDINGS_NAME}, extensions)` }],
+    declarations: [{ name: 'contentApi', initializer: `contentApiMount([${routed.map(routesConstName).join(', ')}], ${GRAPHQL_BINDINGS_NAME}, extensions)` }],
   });
 }
 

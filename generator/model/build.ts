@@ -5,7 +5,7 @@
 import { compare, type SchemaFile } from '../load.ts';
 import { pointer } from '../diagnostics.ts';
 import { identifierAllocator } from './identifiers.ts';
-import { camelCase, componentTable, componentTypeName, linkTableName, pascalCase, snakeCase } from './names.ts';
+import { camelCase, componentTable, componentTypeName, linkTableName, pascalCase, pluginPrefix, snakeCase } from './names.ts';
 import type {
   Attribute,
   Component,
@@ -88,9 +88,9 @@ interface WantedIdentifiers {
 function typeScriptIdentifiers(typeFiles: readonly SchemaFile[], componentFiles: readonly SchemaFile[]): ReadonlyMap<string, WantedIdentifiers> {
   const wanted = new Map<string, WantedIdentifiers>();
   for (const f of [...typeFiles].sort(byUid)) {
-    const singular = raw(f).info.singularName as string;
+    const singular = `${pluginPrefix(f.uid)}${pascalCase(raw(f).info.singularName as string)}`;
     const camel = camelCase(singular);
-    wanted.set(f.uid, { tsType: pascalCase(singular), schemaConst: `${camel}Schema`, routesConst: `${camel}Routes`, graphqlConst: `${camel}Graphql` });
+    wanted.set(f.uid, { tsType: singular, schemaConst: `${camel}Schema`, routesConst: `${camel}Routes`, graphqlConst: `${camel}Graphql` });
   }
   for (const f of [...componentFiles].sort(byUid)) {
     const typeName = componentTypeName(f.uid);
@@ -113,7 +113,7 @@ function buildContentType(file: SchemaFile, tables: ReadonlyMap<string, string>,
   const schema = raw(file);
   const singularName = schema.info.singularName as string;
   const localized = schema.pluginOptions?.i18n?.localized === true;
-  const typeName = pascalCase(singularName);
+  const typeName = `${pluginPrefix(file.uid)}${pascalCase(singularName)}`;
   return {
     uid: file.uid,
     kind: schema.kind ?? 'collectionType',

@@ -71,6 +71,16 @@ export function snakeCase(name: string): string {
   return snakeWords(name).join('_');
 }
 
+/**
+ * What Strapi puts before a content type's names when a plugin defines it: the plugin's name
+ * (`plugin::users-permissions.user` is `UsersPermissionsUser`, `usersPermissionsUsers`); nothing
+ * for a project's own `api::` types.
+ */
+export function pluginPrefix(uid: string): string {
+  const plugin = /^plugin::([^.]+)\./.exec(uid)?.[1];
+  return plugin === undefined ? '' : pascalCase(plugin);
+}
+
 /** GraphQL (and TypeScript) name of a component type, as Strapi's GraphQL plugin names it. */
 export function componentTypeName(uid: string): string {
   const [category = '', name = ''] = uid.split('.');

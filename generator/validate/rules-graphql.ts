@@ -24,10 +24,10 @@ import {
   relationResponseCollectionName,
 } from '../emit/graphql/names.ts';
 import { mutationType, queryType } from '../emit/graphql/operations.ts';
-import { fileInfoInput, genericMorph } from '../emit/graphql/plugins.ts';
+import { fileInfoInput, genericMorph, usersPermissionsTypeDefs } from '../emit/graphql/plugins.ts';
 import { customScalars } from '../emit/graphql/scalars.ts';
 import { pointer } from '../diagnostics.ts';
-import { componentTypeName, pascalCase, snakeCase } from '../model/names.ts';
+import { componentTypeName, pascalCase, pluginPrefix, snakeCase } from '../model/names.ts';
 import { finding, type Finding } from './finding.ts';
 import { BUILTIN_TYPE_NAMES, RESERVED_TYPE_NAMES } from './reserved.ts';
 import { text, type AttributeView, type ModelView, type TypeView } from './view.ts';
@@ -81,7 +81,7 @@ function builtinNames(): ReadonlySet<string> {
   const plugins = graphqlModel({ contentTypes: [], components: [], linkTables: [] });
   return new Set([
     ...specifiedScalarTypes.map((scalar) => scalar.name),
-    ...[...customScalars(), ...commonTypes(), ...scalarFilterInputs(), fileInfoInput(), genericMorph(plugins), queryType(plugins), mutationType(plugins)].map((def) => def.name),
+    ...[...customScalars(), ...commonTypes(), ...scalarFilterInputs(), fileInfoInput(), genericMorph(plugins), ...usersPermissionsTypeDefs(), queryType(plugins), mutationType(plugins)].map((def) => def.name),
     ...plugins.entities.flatMap((entity) => ownerNames(entity.typeName, entity.kind).map((n) => n.name)),
     ...BUILTIN_TYPE_NAMES,
   ]);
@@ -100,7 +100,7 @@ export function graphqlTypeName(type: TypeView): string | undefined {
   if (type.isComponent) return componentTypeName(type.uid);
   // A reserved name is reported as such; saying it also clashes with a capi type adds nothing.
   if (type.singularName === undefined || type.singularName === '' || RESERVED_TYPE_NAMES.has(type.singularName)) return undefined;
-  return pascalCase(type.singularName);
+  return `${pluginPrefix(type.uid)}${pascalCase(type.singularName)}`;
 }
 
 /** Every name the emitter derives from one type, in the order it derives them. */

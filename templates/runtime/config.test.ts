@@ -54,7 +54,14 @@ describe('loadConfig defaults', () => {
     expect(config.plugins.graphql).toEqual({ defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: 50000 });
     expect(config.plugins.i18n).toEqual({ defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] });
     expect(config.plugins.upload).toEqual({ sizeLimit: 209715200, allowedMimeTypes: null });
-    expect(config.plugins.usersPermissions).toEqual({ jwt: { expiresIn: 30 * 24 * 3600 } });
+    expect(config.plugins.usersPermissions).toEqual({
+      jwt: { expiresIn: 30 * 24 * 3600 },
+      register: { allowedFields: [] },
+      advanced: { allowRegister: true, emailConfirmation: false, defaultRole: 'authenticated', emailResetPasswordUrl: null, emailConfirmationRedirection: null },
+      ratelimit: { enabled: true, max: 5, intervalMs: 300_000 },
+      emailTemplates: {},
+    });
+    expect(config.plugins.email).toEqual({ provider: 'log', defaultFrom: null, defaultReplyTo: null });
     expect(config.permissions).toEqual(defaultPermissions(model));
   });
 
@@ -216,7 +223,7 @@ describe('error messages', () => {
 });
 
 describe('defaultPermissions', () => {
-  it('lets the public read and authenticated users do everything', () => {
+  it('lets the public read, sign in and up; authenticated users do everything with content and manage their own account', () => {
     expect(defaultPermissions(model)).toEqual({
       public: [
         'api::article.article.find',
@@ -225,6 +232,7 @@ describe('defaultPermissions', () => {
         'plugin::upload.content-api.find',
         'plugin::upload.content-api.findOne',
         'plugin::i18n.locales.listLocales',
+        ...['callback', 'connect', 'emailConfirmation', 'forgotPassword', 'register', 'resetPassword', 'sendEmailConfirmation'].map((a) => `plugin::users-permissions.auth.${a}`),
       ],
       authenticated: [
         'api::article.article.find',
@@ -240,6 +248,8 @@ describe('defaultPermissions', () => {
         'plugin::upload.content-api.upload',
         'plugin::upload.content-api.destroy',
         'plugin::i18n.locales.listLocales',
+        'plugin::users-permissions.auth.changePassword',
+        'plugin::users-permissions.user.me',
       ],
     });
   });

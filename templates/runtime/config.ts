@@ -25,6 +25,12 @@
  *   users-permissions.config.jwt.expiresIn: how long a user JWT lives (Strapi's key and default):
  *     a JWT without an `exp` claim is accepted for this long after its `iat`, and refused without
  *     one. Seconds, or a duration like "30d", "12h", "90m".
+ *   users-permissions.config.register.allowedFields: user attributes a registration may set.
+ *   users-permissions.config.advanced: allowRegister (true), emailConfirmation (false),
+ *     defaultRole ("authenticated"), emailResetPasswordUrl, emailConfirmationRedirection.
+ *   users-permissions.config.ratelimit: { enabled: true, max: 5, interval: 300000 (ms) } per
+ *     identifier, path and address on the sign-in routes.
+ *   users-permissions.config.emailTemplates.{resetPassword,emailConfirmation}: { subject, message }.
  * config/permissions.json  { "public": ["api::article.article.find", ...], "authenticated": [...] }
  *   Role name to allowed actions. Roles missing from the file have no permissions.
  * config/webhooks.json     [{ name, url, headers?, events, secretEnv? }] (webhooks/config.ts)
@@ -51,6 +57,7 @@ import {
 import { actionPattern, defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
 import type { JsonValue } from './schema.ts';
 import { webhooksConfig, type WebhookConfig } from './webhooks/config.ts';
+import type { EmailConfig } from './users/email.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
@@ -116,9 +123,34 @@ export interface UploadConfig {
 
 export interface UsersPermissionsConfig {
   readonly jwt: {
-    /** Seconds a user JWT without an `exp` claim is accepted after its `iat`. */
+    /** Seconds a user JWT without an `exp` claim is accepted after its `iat`, and the lifetime of the JWTs capi issues. */
     readonly expiresIn: number;
   };
+  /** Attributes a registration may set besides username, email and password (Strapi's `register.allowedFields`). */
+  readonly register: { readonly allowedFields: readonly string[] };
+  /** Strapi's "advanced settings" (kept in its database and admin panel; here in the config file). */
+  readonly advanced: {
+    readonly allowRegister: boolean;
+    readonly emailConfirmation: boolean;
+    /** The role (its key in config/permissions.json) a registered user gets. */
+    readonly defaultRole: string;
+    /** Page of the front end that resets a password; the emailed link is `<url>?code=<token>`. */
+    readonly emailResetPasswordUrl: string | null;
+    /** Where `GET /api/auth/email-confirmation` redirects after confirming. */
+    readonly emailConfirmationRedirection: string | null;
+  };
+  /** Sign-in attempts per identifier, path and address (Strapi's `ratelimit`). */
+  readonly ratelimit: { readonly enabled: boolean; readonly max: number; readonly intervalMs: number };
+  /** Subject and message (Strapi's `<%= URL %>`, `<%= TOKEN %>`, `<%= CODE %>`, `<%= USER.username %>` placeholders) of the two emails; Strapi's defaults when absent. */
+  readonly emailTemplates: {
+    readonly resetPassword?: EmailTemplate;
+    readonly emailConfirmation?: EmailTemplate;
+  };
+}
+
+export interface EmailTemplate {
+  readonly subject: string;
+  readonly message: string;
 }
 
 /** Strapi's users-permissions default for `jwt.expiresIn`: 30 days. */
@@ -130,7 +162,7 @@ export interface AppConfig {
   readonly server: ServerConfig;
   readonly database: DatabaseConfig;
   readonly api: { readonly rest: RestConfig };
-  readonly plugins: { readonly graphql: GraphqlConfig; readonly i18n: I18nConfig; readonly upload: UploadConfig; readonly usersPermissions: UsersPermissionsConfig };
+  readonly plugins: { readonly graphql: GraphqlConfig; readonly i18n: I18nConfig; readonly upload: UploadConfig; readonly usersPermissions: UsersPermissionsConfig; readonly email: EmailConfig };
   readonly permissions: Permissions;
   readonly webhooks: readonly WebhookConfig[];
 }
@@ -305,12 +337,42 @@ function restConfig(where: Where, json: unknown): RestConfig {
 }
 
 function pluginsConfig(where: Where, json: unknown): AppConfig['plugins'] {
-  const file = object(where, json, ['graphql', 'i18n', 'upload', 'users-permissions']);
+  const file = object(where, json, ['email', 'graphql', 'i18n', 'upload', 'users-permissions']);
   return {
     graphql: graphqlConfig(at(where, 'graphql'), file.graphql ?? {}),
     i18n: i18nConfig(at(where, 'i18n'), file.i18n ?? {}),
     upload: uploadConfig(at(where, 'upload'), file.upload ?? {}),
     usersPermissions: usersPermissionsConfig(at(where, 'users-permissions'), file['users-permissions'] ?? {}),
+    email: emailConfig(at(where, 'email'), file.email ?? {}),
+  };
+}
+
+/** Strapi's email plugin settings: `provider` "log" (the default: messages go to the log) or "smtp". */
+function emailConfig(where: Where, json: unknown): EmailConfig {
+  const outer = object(where, json, ['config']);
+  const w = at(where, 'config');
+  const c = object(w, outer.config ?? {}, ['provider', 'providerOptions', 'settings']);
+  const sw = at(w, 'settings');
+  const settings = object(sw, c.settings ?? {}, ['defaultFrom', 'defaultReplyTo']);
+  const defaults = {
+    defaultFrom: settings.defaultFrom === undefined ? null : string(at(sw, 'defaultFrom'), settings.defaultFrom),
+    defaultReplyTo: settings.defaultReplyTo === undefined ? null : string(at(sw, 'defaultReplyTo'), settings.defaultReplyTo),
+  };
+  const provider = c.provider === undefined ? 'log' : oneOf(at(w, 'provider'), c.provider, ['log', 'smtp'] as const);
+  if (provider === 'log') return { provider, ...defaults };
+  const ow = at(w, 'providerOptions');
+  const o = object(ow, c.providerOptions ?? {}, ['host', 'port', 'secure', 'auth']);
+  const aw = at(ow, 'auth');
+  const auth = o.auth === undefined ? undefined : object(aw, o.auth, ['user', 'pass']);
+  return {
+    provider,
+    smtp: {
+      host: string(at(ow, 'host'), o.host),
+      port: o.port === undefined ? 587 : integer(at(ow, 'port'), o.port, { min: 1, max: 65_535 }),
+      secure: o.secure === undefined ? false : boolean(at(ow, 'secure'), o.secure),
+      ...(auth === undefined ? {} : { auth: { user: string(at(aw, 'user'), auth.user), pass: string(at(aw, 'pass'), auth.pass) } }),
+    },
+    ...defaults,
   };
 }
 
@@ -318,9 +380,41 @@ function pluginsConfig(where: Where, json: unknown): AppConfig['plugins'] {
 function usersPermissionsConfig(where: Where, json: unknown): UsersPermissionsConfig {
   const outer = object(where, json, ['config']);
   const w = at(where, 'config');
-  const config = object(w, outer.config ?? {}, ['jwt']);
+  const config = object(w, outer.config ?? {}, ['jwt', 'register', 'advanced', 'ratelimit', 'emailTemplates']);
+  const tw = at(w, 'emailTemplates');
+  const templates = object(tw, config.emailTemplates ?? {}, ['resetPassword', 'emailConfirmation']);
+  const template = (name: 'resetPassword' | 'emailConfirmation'): { [K in typeof name]?: EmailTemplate } => {
+    if (templates[name] === undefined) return {};
+    const ew = at(tw, name);
+    const t = object(ew, templates[name], ['subject', 'message']);
+    return { [name]: { subject: string(at(ew, 'subject'), t.subject), message: string(at(ew, 'message'), t.message) } };
+  };
   const jwt = object(at(w, 'jwt'), config.jwt ?? {}, ['expiresIn']);
-  return { jwt: { expiresIn: jwt.expiresIn === undefined ? defaultJwtExpiresIn : duration(at(at(w, 'jwt'), 'expiresIn'), jwt.expiresIn) } };
+  const register = object(at(w, 'register'), config.register ?? {}, ['allowedFields']);
+  const fieldsAt = at(at(w, 'register'), 'allowedFields');
+  const allowedFields = register.allowedFields === undefined ? [] : array(fieldsAt, register.allowedFields).map((f, i) => string(at(fieldsAt, i), f));
+  const aw = at(w, 'advanced');
+  const adv = object(aw, config.advanced ?? {}, ['allowRegister', 'emailConfirmation', 'defaultRole', 'emailResetPasswordUrl', 'emailConfirmationRedirection']);
+  const rw = at(w, 'ratelimit');
+  const rate = object(rw, config.ratelimit ?? {}, ['enabled', 'max', 'interval']);
+  return {
+    jwt: { expiresIn: jwt.expiresIn === undefined ? defaultJwtExpiresIn : duration(at(at(w, 'jwt'), 'expiresIn'), jwt.expiresIn) },
+    register: { allowedFields },
+    advanced: {
+      allowRegister: adv.allowRegister === undefined ? true : boolean(at(aw, 'allowRegister'), adv.allowRegister),
+      emailConfirmation: adv.emailConfirmation === undefined ? false : boolean(at(aw, 'emailConfirmation'), adv.emailConfirmation),
+      defaultRole: adv.defaultRole === undefined ? 'authenticated' : string(at(aw, 'defaultRole'), adv.defaultRole),
+      emailResetPasswordUrl: adv.emailResetPasswordUrl === undefined ? null : string(at(aw, 'emailResetPasswordUrl'), adv.emailResetPasswordUrl),
+      emailConfirmationRedirection: adv.emailConfirmationRedirection === undefined ? null : string(at(aw, 'emailConfirmationRedirection'), adv.emailConfirmationRedirection),
+    },
+    ratelimit: {
+      enabled: rate.enabled === undefined ? true : boolean(at(rw, 'enabled'), rate.enabled),
+      max: rate.max === undefined ? 5 : integer(at(rw, 'max'), rate.max, { min: 1 }),
+      // Strapi's default window: 5 minutes; `interval` in milliseconds or a duration.
+      intervalMs: rate.interval === undefined ? 5 * 60_000 : typeof rate.interval === 'number' ? integer(at(rw, 'interval'), rate.interval, { min: 1 }) : duration(at(rw, 'interval'), rate.interval) * 1000,
+    },
+    emailTemplates: { ...template('resetPassword'), ...template('emailConfirmation') },
+  };
 }
 
 function graphqlConfig(where: Where, json: unknown): GraphqlConfig {

@@ -31,7 +31,8 @@ afterAll(() => space.dispose());
 
 describe('capi generate', () => {
   it('generates, migrates from empty and compiles, showing each step with its timing', () => {
-    expect(first.stderr).toMatch(/✓ load +18 files \(flat layout\) +\d+ ms/);
+    // 18 schema files and users-permissions' built-in user and role.
+    expect(first.stderr).toMatch(/✓ load +20 files \(flat layout\) +\d+ ms/);
     for (const step of ['validate', 'model', 'emit', 'migrate', 'write', 'build']) expect(first.stderr).toMatch(new RegExp(`✓ ${step} .* \\d+ ms`));
     expect(first.code).toBe(0);
     expect(existsSync(join(out, 'prisma/migrations/0001_init/migration.sql'))).toBe(true);

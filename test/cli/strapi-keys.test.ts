@@ -57,7 +57,6 @@ describe.each(['sqlite', 'postgres'] as const)('a Strapi project using every key
     const notes = generated.stderr.split('\n').filter((line) => line.startsWith('  note: '));
     expect(notes).toEqual([
       '  note: api/article/content-types/article/schema.json #/attributes/pin: custom field plugin::acme-maps.pin is unknown to capi: served as json',
-      '  note: api/article/content-types/article/schema.json #/attributes/author: relation "author" to plugin::users-permissions.user is not served: capi does not generate plugin::users-permissions.user yet (see docs/moving-from-strapi.md)',
       '  note: api/article/content-types/article/schema.json #/attributes/related: polymorphic relation "related" (morphToMany) is not served (see docs/moving-from-strapi.md)',
       "  note: src/api/article/routes/article.js: custom routes: port to src/extensions/index.ts: contentTypes['api::article.article'].routes (route config: .config.<action>)",
       '  note: src/index.js: src/index lifecycle code: port to src/extensions/index.ts: register / bootstrap (strapi.documents.use: documents)',

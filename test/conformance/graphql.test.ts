@@ -18,15 +18,18 @@ export const deliberateGraphqlDifferences: Readonly<Record<string, string>> = {
   'gql-scalars-all-types':
     'The query selects Product.secret, a password attribute. capi keeps the field in the output type, so the query validates, but resolves it to null (a password never leaves the server, a requirement of the conformance README); Strapi 5.54 answers the bcrypt hash. Everything else must be Strapi\'s answer (checked below).',
   'gql-introspection-full-schema':
-    'capi serves no users-permissions and no review-workflows types or operations (it has no end-user accounts and no admin panel) and no filter on a password (docs/graphql-schema.md, "Deliberate differences"). Every type both schemas have must be introspected identically, except those these omissions change (checked below).',
+    'capi serves no review-workflows types or operations (it has no admin panel), no users-permissions permission type (role permissions live in config/permissions.json) and no filter on a password (docs/graphql-schema.md, "Deliberate differences"). Every type both schemas have must be introspected identically, except those these omissions change (checked below).',
 };
 
 /** Types whose introspection differs because of the omissions above, and why. */
 const CHANGED_TYPES: Readonly<Record<string, string>> = {
   Product: 'required `name` and `slug` are nullable (a draft may lack them); the password `secret` is nullable (it always resolves to null)',
   ProductFiltersInput: 'no `secret` (password) filter',
-  Query: 'no users-permissions or review-workflows queries',
-  Mutation: 'no users-permissions or review-workflows mutations',
+  Query: 'no review-workflows queries',
+  Mutation: 'no review-workflows mutations',
+  UsersPermissionsRole: 'no `permissions` relation (permissions live in config/permissions.json)',
+  UsersPermissionsRoleFiltersInput: 'no `permissions` filter',
+  UsersPermissionsRoleInput: 'no `permissions` input',
   GenericMorph: 'lists only the types capi serves',
   ...Object.fromEntries(
     ['Article', 'Author', 'Category', 'Global', 'InternalNote', 'Page', 'Tag', 'ComponentProductVariant', 'ComponentSharedMetaSocial', 'ComponentSharedSeo'].map((name) => [
@@ -36,7 +39,7 @@ const CHANGED_TYPES: Readonly<Record<string, string>> = {
   ),
 };
 
-const OMITTED_TYPE = /^(UsersPermissions|ReviewWorkflows)/;
+const OMITTED_TYPE = /^(UsersPermissionsPermission|ReviewWorkflows)/;
 
 interface Golden {
   readonly status: number;

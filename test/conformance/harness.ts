@@ -37,6 +37,8 @@ export interface HarnessOptions {
 function referenceConfig(model: { contentTypes: Record<string, { uid: string; kind: string }> }): Record<string, unknown> {
   const actions: string[] = [];
   for (const type of Object.values(model.contentTypes)) {
+    // users-permissions' types have the plugin's own actions, not granted to the reference roles.
+    if (!type.uid.startsWith('api::')) continue;
     const verbs = type.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
     for (const verb of verbs) if (`${type.uid}.${verb}` !== 'api::internal-note.internal-note.find') actions.push(`${type.uid}.${verb}`);
   }

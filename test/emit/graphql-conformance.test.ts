@@ -32,30 +32,10 @@ const REFERENCE = join(conformanceGoldenDir, '_schema.graphql');
 
 /** Types of plugins capi does not serve (users & permissions, review workflows: admin features). */
 const TYPES_NOT_SERVED: readonly string[] = [
-  // users-permissions: end-user accounts, roles and JWT login. capi has no end users; its API
-  // access is configured per server (config/permissions.json), not per logged-in user.
-  'UsersPermissionsCreateRolePayload',
-  'UsersPermissionsDeleteRolePayload',
-  'UsersPermissionsLoginInput',
-  'UsersPermissionsLoginPayload',
-  'UsersPermissionsMe',
-  'UsersPermissionsMeRole',
-  'UsersPermissionsPasswordPayload',
+  // users-permissions: permissions live in config/permissions.json, not in a content type.
   'UsersPermissionsPermission',
   'UsersPermissionsPermissionFiltersInput',
   'UsersPermissionsPermissionRelationResponseCollection',
-  'UsersPermissionsRegisterInput',
-  'UsersPermissionsRole',
-  'UsersPermissionsRoleEntityResponseCollection',
-  'UsersPermissionsRoleFiltersInput',
-  'UsersPermissionsRoleInput',
-  'UsersPermissionsUpdateRolePayload',
-  'UsersPermissionsUser',
-  'UsersPermissionsUserEntityResponse',
-  'UsersPermissionsUserEntityResponseCollection',
-  'UsersPermissionsUserFiltersInput',
-  'UsersPermissionsUserInput',
-  'UsersPermissionsUserRelationResponseCollection',
   // review workflows: an admin-panel editorial feature; capi has no admin panel.
   'ReviewWorkflowsWorkflow',
   'ReviewWorkflowsWorkflowEntityResponseCollection',
@@ -77,31 +57,17 @@ const FIELDS_NOT_SERVED: readonly string[] = [
   'Query.reviewWorkflowsWorkflowStage',
   'Query.reviewWorkflowsWorkflowStages_connection',
   'Query.reviewWorkflowsWorkflowStages',
-  'Query.usersPermissionsRole',
-  'Query.usersPermissionsRoles_connection',
-  'Query.usersPermissionsRoles',
-  'Query.usersPermissionsUser',
-  'Query.usersPermissionsUsers_connection',
-  'Query.usersPermissionsUsers',
-  'Query.me',
   'Mutation.createReviewWorkflowsWorkflow',
   'Mutation.updateReviewWorkflowsWorkflow',
   'Mutation.deleteReviewWorkflowsWorkflow',
   'Mutation.createReviewWorkflowsWorkflowStage',
   'Mutation.updateReviewWorkflowsWorkflowStage',
   'Mutation.deleteReviewWorkflowsWorkflowStage',
-  'Mutation.createUsersPermissionsRole',
-  'Mutation.updateUsersPermissionsRole',
-  'Mutation.deleteUsersPermissionsRole',
-  'Mutation.createUsersPermissionsUser',
-  'Mutation.updateUsersPermissionsUser',
-  'Mutation.deleteUsersPermissionsUser',
-  'Mutation.login',
-  'Mutation.register',
-  'Mutation.forgotPassword',
-  'Mutation.resetPassword',
-  'Mutation.changePassword',
-  'Mutation.emailConfirmation',
+  // users-permissions' role keeps its permissions in config/permissions.json, not in a relation.
+  'UsersPermissionsRole.permissions_connection',
+  'UsersPermissionsRole.permissions',
+  'UsersPermissionsRoleFiltersInput.permissions',
+  'UsersPermissionsRoleInput.permissions',
   // A password never leaves the server (Product.secret is in the type but resolves to null), nor
   // can it be probed: a filter on the hash (startsWith, gt, ...) would leak it character by
   // character. Strapi's REST refuses this filter (Invalid key secret); its GraphQL offers it.

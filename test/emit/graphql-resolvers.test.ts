@@ -21,7 +21,7 @@ describe('GraphQL bindings', () => {
     const bindings = file('src/graphql/bindings.ts');
     expect(bindings).toContain("import { componentGraphql, type GraphqlBindings } from '../runtime/graphql/schema-binding.ts';");
     for (const component of model.components) expect(bindings).toContain(`typeName: '${component.names.graphqlType}'`);
-    expect(file('src/content-api.ts')).toContain('graphqlBindings,\n);');
+    expect(file('src/content-api.ts')).toContain('graphqlBindings,\n  extensions,\n);');
   });
 
   it('names queries, mutations, enums and zones as the SDL declares them', () => {

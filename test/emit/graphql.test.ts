@@ -110,8 +110,11 @@ describe('GraphQL SDL of the example model', () => {
     expect(inputFields(input(schema, 'ProductInput'))).toContain('internalCode: String');
   });
 
-  it('serves no users-permissions or review-workflows type', () => {
-    expect(exampleSdl).not.toMatch(/UsersPermissions|ReviewWorkflows|\bme\b|\blogin\b|\bregister\b/);
+  it("serves users-permissions' sign-in and its user and role types, and no review-workflows type", () => {
+    expect(exampleSdl).toMatch(/\bme: UsersPermissionsMe\b/);
+    expect(exampleSdl).toMatch(/\blogin\(input: UsersPermissionsLoginInput!\): UsersPermissionsLoginPayload!/);
+    expect(exampleSdl).toMatch(/\btype UsersPermissionsUser \{/);
+    expect(exampleSdl).not.toMatch(/ReviewWorkflows|UsersPermissionsPermission\b/);
   });
 });
 
@@ -264,6 +267,8 @@ describe('GraphQL SDL of an ad-hoc model', () => {
       'Memo',
       'SiteSetting',
       'UploadFile',
+      'UsersPermissionsRole',
+      'UsersPermissionsUser',
     ]);
   });
 

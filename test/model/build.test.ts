@@ -21,6 +21,8 @@ describe('buildModel on the example content types', () => {
       'api::page.page',
       'api::product.product',
       'api::tag.tag',
+      'plugin::users-permissions.role',
+      'plugin::users-permissions.user',
     ]);
     expect(type('internal-note').names).toEqual({
       table: 'internal_notes',
@@ -69,6 +71,7 @@ describe('buildModel on the example content types', () => {
       'pages_category_lnk api::page.page.category -> api::category.category',
       'products_category_lnk api::product.product.category -> api::category.category',
       'products_related_products_lnk api::product.product.relatedProducts -> api::product.product',
+      'up_users_role_lnk plugin::users-permissions.user.role -> plugin::users-permissions.role',
     ]);
   });
 

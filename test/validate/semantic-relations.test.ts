@@ -14,7 +14,7 @@ function pair(author: { [key: string]: Json }, posts: { [key: string]: Json }): 
 describe('semantic: relation targets', () => {
   it('requires the target to exist', () => {
     expect(problems({ ...single('post', { author: rel('manyToOne', 'api::autor.autor') }), ...single('author', {}) })).toEqual([
-      'post.json #/attributes/author/target: relation target "api::autor.autor" does not exist\n    fix: did you mean "api::author.author"? use one of: api::author.author, api::post.post',
+      'post.json #/attributes/author/target: relation target "api::autor.autor" does not exist\n    fix: did you mean "api::author.author"? use one of: plugin::users-permissions.role, plugin::users-permissions.user, api::author.author, api::post.post',
     ]);
   });
 

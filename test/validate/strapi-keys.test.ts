@@ -54,7 +54,11 @@ describe('keys Strapi writes', () => {
     const model = buildModel(normalized.files);
     const article = model.contentTypes[0]!;
     const byName = Object.fromEntries(article.attributes.map((a) => [a.name, a]));
-    expect(Object.keys(byName)).toEqual(['title', 'internal', 'color', 'tags', 'body', 'geo', 'kind', 'related', 'cover', 'seo', 'blocks']);
+    expect(Object.keys(byName)).toEqual(['title', 'internal', 'color', 'tags', 'body', 'geo', 'kind', 'author', 'related', 'cover', 'seo', 'blocks']);
+    // The relation to users is served; the built-in user gets its other side (`articles`).
+    expect(byName['author']).toMatchObject({ kind: 'relation', target: 'plugin::users-permissions.user' });
+    const user = model.contentTypes.find((t) => t.uid === 'plugin::users-permissions.user')!;
+    expect(user.attributes.find((a) => a.name === 'articles')).toMatchObject({ kind: 'relation', target: 'api::article.article' });
     expect(byName['color']).toMatchObject({ kind: 'scalar', type: 'string', required: true });
     expect(byName['tags']).toMatchObject({ kind: 'scalar', type: 'json', default: [] });
     expect(byName['body']).toMatchObject({ kind: 'scalar', type: 'richtext', maxLength: 5000 });
@@ -64,7 +68,6 @@ describe('keys Strapi writes', () => {
     expect(article.names.table).toBe('kudos-articles');
     expect(normalized.notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`)).toEqual([
       'article.json #/attributes/geo: custom field plugin::acme.map-pin is unknown to capi: served as json',
-      'article.json #/attributes/author: relation "author" to plugin::users-permissions.user is not served: capi does not generate plugin::users-permissions.user yet (see docs/moving-from-strapi.md)',
       'article.json #/attributes/editor: relation "editor" to admin::user is not served: capi does not generate admin::user yet (see docs/moving-from-strapi.md)',
       'article.json #/attributes/owners: polymorphic relation "owners" (morphToMany) is not served (see docs/moving-from-strapi.md)',
     ]);

@@ -9,6 +9,8 @@ import { internalNoteGraphql } from '../api/internal-note/graphql.ts';
 import { pageGraphql } from '../api/page/graphql.ts';
 import { productGraphql } from '../api/product/graphql.ts';
 import { tagGraphql } from '../api/tag/graphql.ts';
+import { usersPermissionsRoleGraphql } from '../api/role/graphql.ts';
+import { usersPermissionsUserGraphql } from '../api/user/graphql.ts';
 import { componentProductDimensionsSchema } from '../components/product/dimensions.ts';
 import { componentProductVariantSchema } from '../components/product/variant.ts';
 import { componentSharedArticleCardSchema } from '../components/shared/article-card.ts';
@@ -31,6 +33,8 @@ export const graphqlBindings: GraphqlBindings = {
     pageGraphql,
     productGraphql,
     tagGraphql,
+    usersPermissionsRoleGraphql,
+    usersPermissionsUserGraphql,
   ],
   components: [
     componentGraphql(componentProductDimensionsSchema, {

@@ -13,10 +13,13 @@ import type { Logger } from './logger.ts';
 import type { Permissions } from './permissions.ts';
 import { findApiToken, tokenAccess, touchApiToken } from './tokens.ts';
 import { looksLikeJwt, verifyUserJwt } from './user-jwt.ts';
+import type { AccountStore } from './users/store.ts';
 
 export interface Access {
   /** The role or token the request acts as, for logs. */
   readonly principal: string;
+  /** The signed-in users-permissions account, when the request carries one of its JWTs. */
+  readonly userId?: number;
   can(action: string): boolean;
 }
 
@@ -57,6 +60,8 @@ export interface AccessOptions {
   readonly jwtSecret?: Uint8Array | undefined;
   /** Seconds a user JWT without `exp` is accepted after its `iat` (users-permissions `jwt.expiresIn`). */
   readonly jwtMaxAge: number;
+  /** The users-permissions accounts, to resolve the `id` of the JWTs sign-in issues. */
+  readonly accounts?: AccountStore;
   readonly logger?: Logger;
 }
 
@@ -92,5 +97,10 @@ async function userAccess(jwt: string, options: AccessOptions): Promise<Access> 
   const user =
     options.jwtSecret === undefined ? undefined : await verifyUserJwt(jwt, { secret: options.jwtSecret, maxAgeWithoutExp: options.jwtMaxAge }, options.permissions);
   if (user === undefined) throw new UnauthorizedError('Missing or invalid credentials');
-  return { ...roleAccess(options.permissions, user.role), principal: `user:${user.subject}` };
+  if (user.userId === undefined || options.accounts === undefined) return { ...roleAccess(options.permissions, user.role), principal: `user:${user.subject}` };
+  // A deleted or blocked account's tokens stop working at once, as in Strapi.
+  const account = await options.accounts.byId(user.userId);
+  if (account === undefined || account.blocked) throw new UnauthorizedError('Missing or invalid credentials');
+  const role = account.role ?? 'authenticated';
+  return { ...roleAccess(options.permissions, role), principal: `user:${account.id}`, userId: account.id };
 }

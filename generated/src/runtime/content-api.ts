@@ -1,7 +1,7 @@
 /**
  * The content API of a generated project as mounts of the application: authentication (public
- * role or API token), uploads (`/api/upload`, `/upload`, `/uploads`), the REST routes of every
- * content type under `/api` and, given the project's GraphQL bindings, the GraphQL API at
+ * role, API token or signed-in user), uploads (`/api/upload`, `/upload`, `/uploads`), sign-in and
+ * users (users-permissions' routes, users/), the REST routes of every content type under `/api` and, given the project's GraphQL bindings, the GraphQL API at
  * `/graphql`, all sharing one document service and one access resolver. Uploads come first so
  * that `/api/upload` is never taken for a content type.
  */
@@ -25,6 +25,8 @@ import { own } from './query/raw.ts';
 import { startExtensions } from './extensions/start.ts';
 import { customRoutes } from './extensions/pipeline.ts';
 import type { Extensions } from './extensions/types.ts';
+import { usersPlugin } from './users/index.ts';
+import { accountStore } from './users/store.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
@@ -32,12 +34,14 @@ const MAX_FILES_LISTED = 10_000;
 export function contentApiMount(routes: readonly RoutesFactory[], graphql?: GraphqlBindings, extensions: Extensions = {}): MountFactory {
   return async (app): Promise<Mount[]> => {
     const project = await startExtensions(app, extensions);
+    const accounts = accountStore(app.db, app.model);
     const access = accessControl({
       permissions: app.config.permissions,
       db: app.db,
       tokenSalt: tokenSalt(process.env),
       jwtSecret: jwtSecret(process.env),
       jwtMaxAge: app.config.plugins.usersPermissions.jwt.expiresIn,
+      accounts,
       logger: app.logger,
     });
     const rest: RestContext = {
@@ -83,9 +87,12 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       const [file] = await withRelated((await rest.documents.findMany(UPLOAD_FILE_UID, byId)).results);
       return file;
     };
+    const users = await usersPlugin(app, rest.documents, rest.resolveAccess, accounts);
     const api = Router();
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
+    // The project's own routes come first, so they may take over a plugin's or a core path.
     api.use(customRoutes(rest));
+    api.use(users.routes);
     api.use(contentTypeDispatcher(routes, rest));
     await project.bootstrap();
     return [
@@ -93,7 +100,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       { path: '/', handler: access.middleware },
       ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media }),
       { path: '/api', handler: api },
-      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, media: project.media, ...project.graphql })]),
+      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, users, media: project.media, ...project.graphql })]),
       ...project.after,
     ];
   };

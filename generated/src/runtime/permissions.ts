@@ -28,13 +28,37 @@ export const listLocalesAction = 'plugin::i18n.locales.listLocales';
 
 const readActions: ReadonlySet<string> = new Set(['find', 'findOne']);
 
+/**
+ * users-permissions' actions as Strapi names them. Its user and role types are content types of
+ * the model, but their actions are the plugin's (`user.destroy`, not `delete`).
+ */
+export const usersPermissionsActions = {
+  auth: ['callback', 'changePassword', 'connect', 'emailConfirmation', 'forgotPassword', 'register', 'resetPassword', 'sendEmailConfirmation'],
+  user: ['count', 'create', 'destroy', 'find', 'findOne', 'me', 'update'],
+  role: ['createRole', 'deleteRole', 'find', 'findOne', 'updateRole'],
+} as const;
+
+const USERS_PERMISSIONS = 'plugin::users-permissions';
+
+/** What Strapi grants a new project's public role: signing in and up, and the password flows. */
+const publicUsersPermissions = ['callback', 'connect', 'emailConfirmation', 'forgotPassword', 'register', 'resetPassword', 'sendEmailConfirmation'].map((a) => `${USERS_PERMISSIONS}.auth.${a}`);
+/** ... and its authenticated role: reading and changing their own account. */
+const authenticatedUsersPermissions = [`${USERS_PERMISSIONS}.auth.changePassword`, `${USERS_PERMISSIONS}.user.me`];
+
+/** `plugin::users-permissions.user.destroy` for `delete` on the plugin's types, `<uid>.<action>` for every other type. */
+export function typeAction(uid: string, action: string): string {
+  return uid.startsWith(`${USERS_PERMISSIONS}.`) && action === 'delete' ? `${uid}.${uid.endsWith('.role') ? 'deleteRole' : 'destroy'}` : `${uid}.${action}`;
+}
+
 export function contentTypeActions(type: ContentTypeRef): readonly string[] {
+  if (type.uid.startsWith(`${USERS_PERMISSIONS}.`)) return [];
   const actions = type.kind === 'singleType' ? singleTypeActions : collectionTypeActions;
   return actions.map((action) => `${type.uid}.${action}`);
 }
 
 export function pluginActions(): readonly string[] {
-  return [...uploadActions.map((action) => `plugin::upload.content-api.${action}`), listLocalesAction];
+  const usersPermissions = Object.entries(usersPermissionsActions).flatMap(([controller, actions]) => actions.map((a) => `${USERS_PERMISSIONS}.${controller}.${a}`));
+  return [...uploadActions.map((action) => `plugin::upload.content-api.${action}`), listLocalesAction, ...usersPermissions];
 }
 
 /** Every action that exists for this model, content types sorted by uid, then plugin actions. */
@@ -44,13 +68,15 @@ export function knownActions(model: PermissionModel): readonly string[] {
 
 /**
  * What a freshly generated project allows: anyone may read every content type, list and read
- * media and list locales; an authenticated caller may do everything.
+ * media, list locales, sign in and up; an authenticated caller may do everything with content
+ * and media, and read and change their own account (managing other users is for roles given
+ * the `plugin::users-permissions.user.*` actions, as in Strapi).
  */
 export function defaultPermissions(model: PermissionModel): Permissions {
   const isRead = (action: string): boolean => readActions.has(action.slice(action.lastIndexOf('.') + 1));
   return {
-    public: [...sortedTypes(model).flatMap((type) => contentTypeActions(type).filter(isRead)), ...pluginActions().filter(isRead), listLocalesAction],
-    authenticated: [...knownActions(model)],
+    public: [...sortedTypes(model).flatMap((type) => contentTypeActions(type).filter(isRead)), ...uploadActions.filter((a) => readActions.has(a)).map((a) => `plugin::upload.content-api.${a}`), listLocalesAction, ...publicUsersPermissions],
+    authenticated: [...knownActions(model).filter((a) => !a.startsWith(`${USERS_PERMISSIONS}.`)), ...authenticatedUsersPermissions],
   };
 }
 

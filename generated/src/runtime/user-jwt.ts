@@ -1,9 +1,10 @@
 /**
  * Signed-in users, the way Strapi's users-permissions plugin recognises them: a JWT signed
- * (HS256) with JWT_SECRET in `Authorization: Bearer`. capi keeps no user accounts; whatever
- * signs in users (Strapi's own login, an identity service, `capi jwt sign`) shares the secret,
- * and capi trusts the token's subject for the request. The user acts as the `authenticated`
- * role of config/permissions.json, or as the role named in the token's `role` claim.
+ * (HS256) with JWT_SECRET in `Authorization: Bearer`. The tokens capi's own sign-in issues
+ * (users/) carry the account's `id`: the account is looked up and acts as its role. A token with
+ * a `sub` claim instead comes from another issuer sharing the secret (an identity service,
+ * `capi jwt sign`): capi trusts its subject, which acts as the `authenticated` role of
+ * config/permissions.json, or as the role named in the token's `role` claim.
  *
  * A token without an `exp` claim would be good forever: it is accepted for the configured
  * lifetime (users-permissions `jwt.expiresIn`, 30 days as in Strapi) after its `iat`, and
@@ -15,6 +16,8 @@ import type { Permissions } from './permissions.ts';
 export interface SignedInUser {
   readonly subject: string;
   readonly role: string;
+  /** Set for the tokens users-permissions issues (an `id` claim, no `sub`): the account to look up. */
+  readonly userId?: number;
 }
 
 /** JWTs have three dot-separated parts; API tokens are hex and have none. */
@@ -43,7 +46,8 @@ export async function verifyUserJwt(token: string, policy: UserJwtPolicy, permis
     const subject = payload.sub ?? (payload.id === undefined ? undefined : String(payload.id));
     const role = typeof payload.role === 'string' ? payload.role : 'authenticated';
     if (subject === undefined || role === 'public' || !Object.hasOwn(permissions, role)) return undefined;
-    return { subject, role };
+    const userId = payload.sub === undefined && typeof payload.id === 'number' && Number.isSafeInteger(payload.id) ? payload.id : undefined;
+    return userId === undefined ? { subject, role } : { subject, role, userId };
   } catch {
     return undefined;
   }
@@ -53,6 +57,12 @@ export interface UserJwtInput {
   readonly subject: string;
   readonly role?: string;
   readonly expiresInHours: number;
+}
+
+/** A JWT as users-permissions issues one on sign-in: HS256, the user's `id`, `iat` and `exp`. */
+export function issueUserJwt(id: number, secret: Uint8Array, expiresInSeconds: number): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(now + expiresInSeconds).sign(secret);
 }
 
 export function signUserJwt(input: UserJwtInput, secret: Uint8Array): Promise<string> {

@@ -23,6 +23,8 @@ export interface FieldDef {
 export interface InputFieldDef {
   readonly name: string;
   readonly type: string;
+  /** SDL literal of the default value, e.g. `"local"`. */
+  readonly defaultValue?: string;
 }
 
 /**
@@ -136,7 +138,7 @@ function printDefinition(def: TypeDef): string {
     case 'union':
       return `${head}union ${def.name} = ${def.members.join(' | ')}`;
     case 'input':
-      return `${head}input ${def.name} {\n${def.fields.map((f) => `  ${f.name}: ${f.type}`).join('\n')}\n}`;
+      return `${head}input ${def.name} {\n${def.fields.map((f) => `  ${f.name}: ${f.type}${f.defaultValue === undefined ? '' : ` = ${f.defaultValue}`}`).join('\n')}\n}`;
     case 'object':
       return `${head}type ${def.name} {\n${def.fields.map(printField).join('\n')}\n}`;
   }

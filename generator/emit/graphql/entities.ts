@@ -3,7 +3,7 @@
  * plus the two plugin types capi serves, UploadFile and I18NLocale) and every component, in one
  * shape, so that a plugin type is built by exactly the rules that build an Article.
  */
-import { pascalCase } from '../../model/names.ts';
+import { pascalCase, pluginPrefix } from '../../model/names.ts';
 import type { Attribute, Component, ContentType, Model, ScalarAttribute, ScalarType } from '../../model/types.ts';
 import type { FieldDef, TypeGroup } from './definitions.ts';
 import { lowerFirst } from './names.ts';
@@ -49,7 +49,9 @@ export interface GraphqlModel {
 }
 
 export function graphqlModel(model: Model): GraphqlModel {
-  const entities = [uploadFileEntity(), localeEntity(), ...model.contentTypes.map(contentTypeEntity)];
+  // Strapi lists plugins' types (upload, i18n, users-permissions) before the project's own.
+  const isPlugin = (type: { uid: string }): boolean => type.uid.startsWith('plugin::');
+  const entities = [uploadFileEntity(), localeEntity(), ...model.contentTypes.filter(isPlugin).map(contentTypeEntity), ...model.contentTypes.filter((t) => !isPlugin(t)).map(contentTypeEntity)];
   const components = model.components.map(componentOwner);
   const entityIndex = new Map(entities.map((e) => [e.uid, e]));
   const componentIndex = new Map(components.map((c) => [c.uid, c]));
@@ -74,10 +76,11 @@ function contentTypeEntity(type: ContentType): GraphqlEntity {
     kind: type.kind,
     typeName: type.names.graphqlType,
     singularField: lowerFirst(type.names.graphqlType),
-    pluralField: lowerFirst(pascalCase(type.pluralName)),
+    pluralField: lowerFirst(`${pluginPrefix(type.uid)}${pascalCase(type.pluralName)}`),
     localized: type.localized,
     attributes: type.attributes,
-    crudMutations: true,
+    // users-permissions' user and role have the plugin's own mutations (plugins.ts).
+    crudMutations: !type.uid.startsWith('plugin::users-permissions.'),
     extraOutputFields: [],
   };
 }

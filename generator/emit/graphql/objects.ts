@@ -51,8 +51,9 @@ function attributeFields(owner: GraphqlOwner, attribute: Attribute, model: Graph
   switch (attribute.kind) {
     case 'scalar': {
       const type = attribute.type === 'enumeration' ? enumTypeName(owner.typeName, attribute) : graphqlScalar(attribute.type);
-      // The upload plugin writes its files whole, never as drafts: its required columns are set.
-      return [{ name, type: nonNull(type, required && owner.uid === UPLOAD_FILE_UID) }];
+      // Plugin types (files, users, roles) are written whole, never as drafts: their required
+      // columns are set, so they keep Strapi's non-null types.
+      return [{ name, type: nonNull(type, required && isPluginType(owner.uid)) }];
     }
     case 'component': {
       const component = model.component(attribute.component);
@@ -122,4 +123,8 @@ export function responseCollections(entity: GraphqlEntity): ObjectDef[] {
     { kind: 'object', group, name: entityResponseCollectionName(entity.typeName), fields: [nodes, { name: 'pageInfo', type: `${PAGINATION}!` }] },
     relation,
   ];
+}
+
+function isPluginType(uid: string): boolean {
+  return uid.startsWith('plugin::');
 }

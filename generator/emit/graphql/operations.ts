@@ -7,15 +7,15 @@ import { DELETE_MUTATION_RESPONSE, DOCUMENT_ID_ARG, listArgs, LOCALE_ARG, PUBLIC
 import type { ArgumentDef, FieldDef, ObjectDef } from './definitions.ts';
 import type { GraphqlEntity, GraphqlModel } from './entities.ts';
 import { connectionFieldName, entityResponseCollectionName, inputName } from './names.ts';
-import { uploadMutations } from './plugins.ts';
+import { uploadMutations, usersPermissionsMutations, usersPermissionsQueries } from './plugins.ts';
 
 export function queryType(model: GraphqlModel): ObjectDef {
-  return { kind: 'object', group: 'root', name: 'Query', fields: model.entities.flatMap(queryFields) };
+  return { kind: 'object', group: 'root', name: 'Query', fields: [...model.entities.flatMap(queryFields), ...usersPermissionsQueries(model)] };
 }
 
 export function mutationType(model: GraphqlModel): ObjectDef {
   const fields = model.entities.filter((e) => e.crudMutations).flatMap(mutationFields);
-  return { kind: 'object', group: 'root', name: 'Mutation', fields: [...fields, ...uploadMutations(model)] };
+  return { kind: 'object', group: 'root', name: 'Mutation', fields: [...fields, ...uploadMutations(model), ...usersPermissionsMutations(model)] };
 }
 
 function queryFields(entity: GraphqlEntity): FieldDef[] {

@@ -16,7 +16,7 @@ import { filtersInput, scalarFilterInputs } from './filters.ts';
 import { inputType } from './inputs.ts';
 import { dynamicZoneTypes, enumTypes, objectType, responseCollections } from './objects.ts';
 import { mutationType, queryType } from './operations.ts';
-import { fileInfoInput, genericMorph } from './plugins.ts';
+import { fileInfoInput, genericMorph, usersPermissionsTypes } from './plugins.ts';
 import { customScalars } from './scalars.ts';
 
 export interface GraphqlSchemaOptions {
@@ -50,6 +50,7 @@ export function graphqlTypeDefinitions(model: Model): TypeDef[] {
     ...gql.entities.flatMap(responseCollections),
     fileInfoInput(),
     genericMorph(gql),
+    ...usersPermissionsTypes(gql),
     queryType(gql),
     mutationType(gql),
   ];

@@ -10,6 +10,7 @@ import type { Targets } from '../query/targets.ts';
 import type { ModelSchema } from '../schema.ts';
 import type { UploadService } from '../upload/service.ts';
 import type { GraphQLResolveInfo } from './graphql-js.ts';
+import type { UsersGraphql } from './resolvers-users.ts';
 import type { BindingIndex } from './schema-index.ts';
 import type { DerivedLists } from './selection-lists.ts';
 
@@ -23,6 +24,8 @@ export interface GraphqlRuntime {
   readonly i18n: I18nConfig;
   /** When the locales were loaded: their timestamps (locales live in configuration, not in a table). */
   readonly localesSince: Date;
+  /** users-permissions' sign-in (`me`, `login`, ...); absent, those operations are not served. */
+  readonly users?: UsersGraphql;
 }
 
 export interface GraphqlContext {

@@ -13,6 +13,8 @@ import { createLogger } from '../logger.ts';
 import { formatGraphqlError } from './errors.ts';
 import { parse } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
+import type { UsersService } from '../users/service.ts';
+import type { AccountStore } from '../users/store.ts';
 import { buildResolvers } from './resolvers.ts';
 import { DerivedLists } from './selection-lists.ts';
 import { bindings, model, schema, sdl, targets } from './test-plan.ts';
@@ -60,6 +62,8 @@ const runtime: GraphqlRuntime = {
   graphql: { defaultLimit: 10, maxLimit: 20 },
   i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
   localesSince: new Date('2024-01-01T00:00:00.000Z'),
+  // Sign-in is tested over HTTP (test/http/sign-in.test.ts); here only the map's shape is checked.
+  users: { service: {} as UsersService, accounts: {} as AccountStore },
 };
 
 const resolvers = buildResolvers(runtime, parse(sdl));

@@ -2,7 +2,8 @@
  * The resolver map of a project's GraphQL schema, built from its bindings (schema-binding.ts):
  *
  *   Query       per content type its queries (resolvers-query.ts), UploadFile's, the locales'
- *   Mutation    per content type its mutations (mutations.ts), the two upload mutations
+ *   Mutation    per content type its mutations (mutations.ts), the two upload mutations,
+ *               users-permissions' sign-in and password mutations (resolvers-users.ts)
  *   <Type>      per document and component type, its relation/media/component/zone fields
  *   <Zone>      per dynamic zone, the union's type resolver
  *   ENUM_*      per enumeration, GraphQL value name → stored value
@@ -19,6 +20,7 @@ import { attributeResolvers, zoneTypeResolver } from './resolvers-fields.ts';
 import { localeQueryResolvers } from './resolvers-locales.ts';
 import { queryResolvers } from './resolvers-query.ts';
 import { uploadFileResolvers, uploadMutationResolvers } from './resolvers-upload.ts';
+import { usersMutationResolvers, usersQueryResolvers } from './resolvers-users.ts';
 import { uploadFileBinding } from './schema-index.ts';
 import { standardScalars, zoneInputScalar, type ScalarResolver } from './schema-scalars.ts';
 
@@ -53,6 +55,11 @@ export function buildResolvers(runtime: GraphqlRuntime, sdl: DocumentNode): Reso
   for (const binding of runtime.bindings.components) {
     map[binding.typeName] = attributeResolvers(runtime, binding.schema.attributes, false);
     for (const enumeration of Object.values(binding.enums)) map[enumeration.typeName] = enumeration.values;
+  }
+  // Last: the plugin's own mutations replace the generic ones of its user and role types.
+  if (runtime.users !== undefined) {
+    Object.assign(query, usersQueryResolvers(runtime.users));
+    Object.assign(mutation, usersMutationResolvers(runtime.users));
   }
   map['Query'] = query;
   map['Mutation'] = mutation;

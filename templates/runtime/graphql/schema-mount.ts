@@ -17,6 +17,7 @@ import { UploadService, type MediaHooks } from '../upload/service.ts';
 import { UploadFolder } from '../upload/storage.ts';
 import { parse, type DocumentNode } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
+import type { UsersGraphql } from './resolvers-users.ts';
 import { buildResolvers, type ResolverMap } from './resolvers.ts';
 import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
@@ -34,6 +35,7 @@ export interface GraphqlApiOptions {
   readonly media?: MediaHooks;
   /** The project's additions (extensions/graphql.ts), applied to the emitted SDL and resolvers. */
   readonly extend?: (sdl: DocumentNode, resolvers: ResolverMap) => { typeDefs: DocumentNode; resolvers: ResolverMap };
+  readonly users?: UsersGraphql;
 }
 
 export async function graphqlApiMount(app: AppContext, options: GraphqlApiOptions): Promise<Mount> {
@@ -47,6 +49,7 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     graphql: app.config.plugins.graphql,
     i18n: app.config.plugins.i18n,
     localesSince: new Date(),
+    ...(options.users === undefined ? {} : { users: options.users }),
   };
   const document = parse(sdl);
   const built = { typeDefs: document, resolvers: buildResolvers(runtime, document) };

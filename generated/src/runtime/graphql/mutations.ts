@@ -17,6 +17,7 @@
  * in the status and locale written.
  */
 import { authorize } from '../access.ts';
+import { typeAction } from '../permissions.ts';
 import { NotFoundError } from '../errors.ts';
 import type { DocumentRef, WriteOptions } from '../engine/types.ts';
 import { contentTypeTarget } from '../query/targets.ts';
@@ -70,7 +71,7 @@ export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeB
   };
 
   resolvers[mutations.delete] = async (_source, args, context) => {
-    authorize(context.access, `${uid}.delete`);
+    authorize(context.access, typeAction(uid, 'delete'));
     const locale = writeLocale(args, schema);
     const deleteOptions = locale === undefined ? {} : { locale };
     if (schema.kind === 'singleType') {

@@ -1,0 +1,68 @@
+/**
+ * The users-permissions plugin in a generated project: the role rows config/permissions.json
+ * names, the account store and service, and the REST routes, built once at start-up.
+ */
+import type { AccessResolver } from '../access.ts';
+import type { DocumentService } from '../engine/types.ts';
+import type { ScalarField } from '../schema.ts';
+import type { AppContext } from '../server.ts';
+import { parseReadQuery } from '../query/params.ts';
+import { jwtSecret } from '../user-jwt.ts';
+import { emailProvider } from './email.ts';
+import { usersRoutes } from './routes.ts';
+import { usersService, type UsersService } from './service.ts';
+import { accountStore, ROLE_UID, typeOf, USER_UID, type AccountStore } from './store.ts';
+import type { Router } from 'express';
+
+export interface UsersPlugin {
+  readonly accounts: AccountStore;
+  readonly documents: DocumentService;
+  readonly service: UsersService;
+  readonly routes: Router;
+}
+
+/** Strapi's names and descriptions of the two roles every project has. */
+const KNOWN_ROLES: Readonly<Record<string, { name: string; description: string }>> = {
+  public: { name: 'Public', description: 'Default role given to unauthenticated user.' },
+  authenticated: { name: 'Authenticated', description: 'Default role given to authenticated user.' },
+};
+
+export async function usersPlugin(app: AppContext, documents: DocumentService, resolveAccess: AccessResolver, accounts: AccountStore = accountStore(app.db, app.model)): Promise<UsersPlugin> {
+  await ensureRoles(app, documents, accounts);
+  const userSchema = typeOf(app.model, USER_UID);
+  const password = userSchema.attributes['password'] as ScalarField | undefined;
+  const context = { schema: userSchema, model: app.model, rest: app.config.api.rest, i18n: app.config.plugins.i18n, canRead: () => false };
+  const service = usersService({
+    accounts,
+    documents,
+    config: app.config.plugins.usersPermissions,
+    jwtSecret: jwtSecret(process.env),
+    email: emailProvider(app.config.plugins.email, app.logger),
+    serverUrl: `http://${app.config.server.host}:${app.config.server.port}`,
+    plainQuery: parseReadQuery({}, context),
+    logger: app.logger,
+    passwordMinLength: password?.minLength ?? 6,
+  });
+  const routes = usersRoutes({
+    service,
+    accounts,
+    documents,
+    model: app.model,
+    rest: app.config.api.rest,
+    i18n: app.config.plugins.i18n,
+    config: app.config.plugins.usersPermissions,
+    permissions: app.config.permissions,
+    resolveAccess,
+  });
+  return { accounts, documents, service, routes };
+}
+
+/** One role row per role of config/permissions.json, so that users can be given any of them. */
+async function ensureRoles(app: AppContext, documents: DocumentService, accounts: AccountStore): Promise<void> {
+  const existing = new Set((await accounts.roles()).map((role) => role.type));
+  for (const type of Object.keys(app.config.permissions)) {
+    if (existing.has(type)) continue;
+    const known = KNOWN_ROLES[type] ?? { name: type.charAt(0).toUpperCase() + type.slice(1), description: `The ${type} role of config/permissions.json.` };
+    await documents.create(ROLE_UID, { ...known, type }, { status: 'published' });
+  }
+}

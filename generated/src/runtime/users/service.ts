@@ -1,0 +1,279 @@
+/**
+ * users-permissions' account operations, shared by its REST routes and GraphQL mutations: sign
+ * in, register, the password flows, email confirmation, and users as the client sees them.
+ * Messages and error classes are the plugin's (Strapi 5).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Access } from '../access.ts';
+import type { UsersPermissionsConfig } from '../config.ts';
+import type { DocumentService, Entity } from '../engine/types.ts';
+import { verifyPassword } from '../engine/password.ts';
+import { ApplicationError, NotFoundError, UnauthorizedError, ValidationError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { ReadQuery } from '../query/types.ts';
+import { issueUserJwt } from '../user-jwt.ts';
+import { defaultTemplates, fillTemplate, type EmailProvider } from './email.ts';
+import { ROLE_UID, USER_UID, type Account, type AccountStore } from './store.ts';
+import {
+  isEmail,
+  validateCallbackBody,
+  validateChangePasswordBody,
+  validateCreateUserBody,
+  validateEmailBody,
+  validateRegisterBody,
+  validateResetPasswordBody,
+  validateUpdateUserBody,
+} from './validation.ts';
+
+export interface UsersContext {
+  readonly accounts: AccountStore;
+  readonly documents: DocumentService;
+  readonly config: UsersPermissionsConfig;
+  readonly jwtSecret: Uint8Array | undefined;
+  readonly email: EmailProvider;
+  /** `http://host:port`, for the confirmation link. */
+  readonly serverUrl: string;
+  /** The user read back with no populate (Strapi's sanitized user). */
+  readonly plainQuery: ReadQuery;
+  readonly logger: Logger;
+  /** Minimum password length: the user type's `password.minLength` (6 in Strapi). */
+  readonly passwordMinLength: number;
+}
+
+export interface SignedIn {
+  readonly jwt: string;
+  readonly user: Entity;
+}
+
+/** Reset tokens are good for this long (Strapi's never expire; a stolen old mail should not open the account). */
+export const RESET_TOKEN_LIFETIME_MS = 60 * 60 * 1000;
+
+export function usersService(ctx: UsersContext) {
+  const issue = async (account: Account): Promise<string> => {
+    if (ctx.jwtSecret === undefined) throw new ApplicationError('JWT_SECRET is not set: this server cannot sign users in');
+    return issueUserJwt(account.id, ctx.jwtSecret, ctx.config.jwt.expiresIn);
+  };
+  const present = async (account: Account, query: ReadQuery = ctx.plainQuery): Promise<Entity> => {
+    const user = await ctx.documents.findOne(USER_UID, account.documentId, query);
+    if (user === null) throw new ApplicationError('User not found');
+    return user;
+  };
+  const signedIn = async (account: Account): Promise<SignedIn> => ({ jwt: await issue(account), user: await present(account) });
+  const mustExist = async (id: number): Promise<Account> => {
+    const account = await ctx.accounts.byId(id);
+    if (account === undefined) throw new ApplicationError('User not found');
+    return account;
+  };
+  const sendConfirmation = async (account: Account): Promise<void> => {
+    const token = randomBytes(20).toString('hex');
+    await ctx.accounts.setColumns(account.id, { confirmationToken: token });
+    const template = ctx.config.emailTemplates.emailConfirmation ?? defaultTemplates.emailConfirmation;
+    const user = await present(account);
+    const html = fillTemplate(template.message, { URL: `${ctx.serverUrl}/api/auth/email-confirmation`, USER: user, CODE: token });
+    await ctx.email.send({ to: account.email ?? '', subject: fillTemplate(template.subject, { USER: user }), text: html, html });
+  };
+
+  /** A role given by id (Strapi's form), documentId or `{ id }`, as the documentId the document service links. */
+  const roleDocument = async (role: unknown): Promise<string> => {
+    const id = typeof role === 'object' && role !== null && 'id' in role ? (role as { id: unknown }).id : role;
+    const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : undefined;
+    const found = numeric !== undefined ? await ctx.accounts.roleById(numeric) : (await ctx.accounts.roles()).find((r) => r.documentId === id);
+    if (found === undefined) throw new ValidationError('role must be an existing role id');
+    return found.documentId;
+  };
+  const defaultRoleDocument = async (): Promise<string> => {
+    const role = await ctx.accounts.roleByType(ctx.config.advanced.defaultRole);
+    if (role === undefined) throw new ApplicationError('Impossible to find the default role');
+    return role.documentId;
+  };
+
+  return {
+    present,
+    issue,
+
+    async login(body: unknown): Promise<SignedIn> {
+      const { identifier, password } = validateCallbackBody(body);
+      const [account] = await ctx.accounts.byIdentifier(identifier, 'local');
+      if (account === undefined) throw new ValidationError('Invalid identifier or password');
+      if (ctx.config.advanced.emailConfirmation && !account.confirmed) throw new ApplicationError('Your account email is not confirmed');
+      if (account.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
+      if (account.passwordHash === null) {
+        throw new ApplicationError('This user never set a local password, please login with the provider used during account creation');
+      }
+      if (!(await verifyPassword(password, account.passwordHash))) throw new ValidationError('Invalid identifier or password');
+      return signedIn(account);
+    },
+
+    async register(body: unknown): Promise<{ jwt?: string; user: Entity }> {
+      if (!ctx.config.advanced.allowRegister) throw new ApplicationError('Register action is currently disabled');
+      const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+      const allowed = new Set(['username', 'email', 'password', ...ctx.config.register.allowedFields]);
+      const invalid = Object.keys(input).filter((key) => !allowed.has(key));
+      if (invalid.length > 0) throw new ValidationError(`Invalid parameters: ${invalid.join(', ')}`);
+      const { email, username } = validateRegisterBody(input, ctx.passwordMinLength);
+      const role = await ctx.accounts.roleByType(ctx.config.advanced.defaultRole);
+      if (role === undefined) throw new ApplicationError('Impossible to find the default role');
+      const conflicts = [...(await ctx.accounts.byIdentifier(email)), ...(await ctx.accounts.byIdentifier(username))].filter(
+        (a) => a.email === email.toLowerCase() || a.username === username || a.username === email.toLowerCase() || a.email === username,
+      );
+      if (conflicts.length > 0) throw new ApplicationError('Email or Username are already taken');
+      const data = { ...input, email: email.toLowerCase(), provider: 'local', role: role.documentId, confirmed: !ctx.config.advanced.emailConfirmation, blocked: false };
+      const ref = await ctx.documents.create(USER_UID, data, { status: 'published' });
+      const account = await accountOf(ctx.accounts, ref.documentId);
+      if (ctx.config.advanced.emailConfirmation) {
+        try {
+          await sendConfirmation(account);
+        } catch (error) {
+          ctx.logger.error({ err: error }, 'could not send the confirmation email');
+          throw new ApplicationError('Error sending confirmation email');
+        }
+        return { user: await present(account) };
+      }
+      return signedIn(account);
+    },
+
+    async changePassword(access: Access, body: unknown): Promise<SignedIn> {
+      if (access.userId === undefined) throw new ApplicationError('You must be authenticated to reset your password');
+      const { currentPassword, password } = validateChangePasswordBody(body, ctx.passwordMinLength);
+      const account = await mustExist(access.userId);
+      if (account.passwordHash === null || !(await verifyPassword(currentPassword, account.passwordHash))) {
+        throw new ValidationError('The provided current password is invalid');
+      }
+      if (currentPassword === password) throw new ValidationError('Your new password must be different than your current password');
+      await ctx.documents.update(USER_UID, account.documentId, { password }, { status: 'published' });
+      return signedIn(account);
+    },
+
+    async forgotPassword(body: unknown): Promise<{ ok: true }> {
+      const { email } = validateEmailBody(body);
+      const account = await ctx.accounts.byEmail(email);
+      // Strapi 5 answers the same whether or not the address has an account.
+      if (account === undefined || account.blocked) return { ok: true };
+      const token = `${Date.now().toString(16).padStart(12, '0')}${randomBytes(58).toString('hex')}`;
+      const template = ctx.config.emailTemplates.resetPassword ?? defaultTemplates.resetPassword;
+      const user = await present(account);
+      const html = fillTemplate(template.message, { URL: ctx.config.advanced.emailResetPasswordUrl ?? '', SERVER_URL: ctx.serverUrl, USER: user, TOKEN: token });
+      await ctx.email.send({ to: account.email ?? email, subject: fillTemplate(template.subject, { USER: user }), text: html, html });
+      await ctx.accounts.setColumns(account.id, { resetPasswordToken: token });
+      return { ok: true };
+    },
+
+    async resetPassword(body: unknown): Promise<SignedIn> {
+      const { code, password } = validateResetPasswordBody(body, ctx.passwordMinLength);
+      const account = await ctx.accounts.byResetToken(code);
+      if (account === undefined || !resetTokenFresh(code)) throw new ValidationError('Incorrect code provided');
+      await ctx.documents.update(USER_UID, account.documentId, { password }, { status: 'published' });
+      await ctx.accounts.setColumns(account.id, { resetPasswordToken: null });
+      return signedIn(account);
+    },
+
+    async confirmEmail(token: unknown): Promise<Account> {
+      if (typeof token !== 'string' || token === '') throw new ValidationError('confirmation is a required field');
+      const account = await ctx.accounts.byConfirmationToken(token);
+      if (account === undefined) throw new ValidationError('Invalid token');
+      await ctx.accounts.setColumns(account.id, { confirmed: true, confirmationToken: null });
+      return account;
+    },
+
+    async sendEmailConfirmation(body: unknown): Promise<{ email: string; sent: true }> {
+      const { email } = validateEmailBody(body);
+      const account = await ctx.accounts.byEmail(email);
+      if (account === undefined) return { email, sent: true };
+      if (account.confirmed) throw new ApplicationError('Already confirmed');
+      if (account.blocked) throw new ApplicationError('User blocked');
+      await sendConfirmation(account);
+      return { email: account.email ?? email, sent: true };
+    },
+
+    /** Strapi's `POST /users`: email and username free, the default role unless one is given. */
+    async createUser(body: unknown): Promise<Account> {
+      const input = validateCreateUserBody(body);
+      if ((await ctx.accounts.byUsername(input.username)) !== undefined) throw new ApplicationError('Username already taken');
+      if ((await ctx.accounts.byEmail(input.email)) !== undefined) throw new ApplicationError('Email already taken');
+      const data: Record<string, unknown> = { ...input, email: input.email.toLowerCase(), provider: 'local' };
+      data.role = input.role === undefined || input.role === null ? await defaultRoleDocument() : await roleDocument(input.role);
+      const ref = await ctx.documents.create(USER_UID, data, { status: 'published' });
+      return accountOf(ctx.accounts, ref.documentId);
+    },
+
+    async updateUser(id: number, body: unknown): Promise<Account> {
+      const account = await ctx.accounts.byId(id);
+      if (account === undefined) throw new NotFoundError('User not found');
+      const input = validateUpdateUserBody(body);
+      if (account.provider === 'local' && Object.hasOwn(input, 'password') && (input.password === null || input.password === '')) throw new ValidationError('password.notNull');
+      if (typeof input.username === 'string') {
+        const same = await ctx.accounts.byUsername(input.username);
+        if (same !== undefined && same.id !== account.id) throw new ApplicationError('Username already taken');
+      }
+      if (typeof input.email === 'string') {
+        const same = await ctx.accounts.byEmail(input.email);
+        if (same !== undefined && same.id !== account.id) throw new ApplicationError('Email already taken');
+      }
+      const data: Record<string, unknown> = { ...input, ...(typeof input.email === 'string' ? { email: input.email.toLowerCase() } : {}) };
+      if (Object.hasOwn(data, 'role')) data.role = data.role === null ? null : await roleDocument(data.role);
+      await ctx.documents.update(USER_UID, account.documentId, data, { status: 'published' });
+      return account;
+    },
+
+    /** Deletes the user and answers it as it was. */
+    async deleteUser(id: number, query: ReadQuery = ctx.plainQuery): Promise<Entity> {
+      const account = await ctx.accounts.byId(id);
+      if (account === undefined) throw new NotFoundError('User not found');
+      const user = await present(account, query);
+      await ctx.documents.delete(USER_UID, account.documentId, {});
+      return user;
+    },
+
+    /** A role row; its actions are the ones config/permissions.json lists under its `type`. */
+    async createRole(body: unknown): Promise<void> {
+      const input = roleInput(body);
+      const name = typeof input['name'] === 'string' ? input['name'] : '';
+      const type = typeof input['type'] === 'string' && input['type'] !== '' ? input['type'] : name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      if ((await ctx.accounts.roleByType(type)) !== undefined) throw new ApplicationError('This role already exists');
+      await ctx.documents.create(ROLE_UID, { ...input, type }, { status: 'published' });
+    },
+
+    async updateRole(id: number, body: unknown): Promise<void> {
+      const role = await ctx.accounts.roleById(id);
+      if (role === undefined) throw new NotFoundError('Role not found');
+      await ctx.documents.update(ROLE_UID, role.documentId, roleInput(body), { status: 'published' });
+    },
+
+    /** Strapi keeps its two default roles: they cannot be deleted. */
+    async deleteRole(id: number): Promise<void> {
+      const role = await ctx.accounts.roleById(id);
+      if (role === undefined) throw new NotFoundError('Role not found');
+      if (role.type === 'public' || role.type === 'authenticated') throw new ApplicationError('Cannot delete public or authenticated roles');
+      await ctx.documents.delete(ROLE_UID, role.documentId, {});
+    },
+
+    /** The signed-in account, or a 401 for a request that is not signed in as a user. */
+    async me(access: Access): Promise<Account> {
+      if (access.userId === undefined) throw new UnauthorizedError('Missing or invalid credentials');
+      return mustExist(access.userId);
+    },
+  };
+}
+
+export type UsersService = ReturnType<typeof usersService>;
+
+/** A role's writable attributes; its permissions live in config/permissions.json. */
+function roleInput(body: unknown): Record<string, unknown> {
+  const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+  const { permissions: _permissions, users: _users, ...rest } = input;
+  return rest;
+}
+
+async function accountOf(accounts: AccountStore, documentId: string): Promise<Account> {
+  const account = await accounts.byDocumentId(documentId);
+  if (account === undefined) throw new ApplicationError('An error occurred during account creation');
+  return account;
+}
+
+/** The token starts with the time it was issued at: 12 hexadecimal digits of epoch milliseconds. */
+function resetTokenFresh(token: string): boolean {
+  const issued = Number.parseInt(token.slice(0, 12), 16);
+  return Number.isFinite(issued) && Date.now() - issued <= RESET_TOKEN_LIFETIME_MS && Date.now() >= issued;
+}
+
+export { ROLE_UID, USER_UID, isEmail };

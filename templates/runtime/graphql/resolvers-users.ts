@@ -1,0 +1,103 @@
+/**
+ * users-permissions' GraphQL operations (Strapi 5's names): `me`, `login`, `register`,
+ * `forgotPassword`, `resetPassword`, `changePassword`, `emailConfirmation`. Each checks the action
+ * its REST route checks and answers through the same service, so messages are the same.
+ * `UsersPermissionsMe` carries the user's role, as in Strapi.
+ */
+import { authorize, type Access } from '../access.ts';
+import type { UsersService } from '../users/service.ts';
+import type { Account, AccountStore } from '../users/store.ts';
+import type { Args, ObjectResolvers } from './resolvers-context.ts';
+
+const UP = 'plugin::users-permissions';
+
+export interface UsersGraphql {
+  readonly service: UsersService;
+  readonly accounts: AccountStore;
+}
+
+export function usersQueryResolvers(users: UsersGraphql): ObjectResolvers {
+  return {
+    me: async (_source, _args, context) => {
+      authorize(context.access, `${UP}.user.me`);
+      return meOf(users, await users.service.me(context.access));
+    },
+  };
+}
+
+export function usersMutationResolvers(users: UsersGraphql): ObjectResolvers {
+  const { service } = users;
+  const allowed = (access: Access, action: string): Access => {
+    authorize(access, `${UP}.${action}`);
+    return access;
+  };
+  const payload = async (signedIn: { jwt?: string; user: { id?: unknown } }) => {
+    const account = await users.accounts.byId(Number(signedIn.user.id));
+    return { jwt: signedIn.jwt ?? null, user: account === undefined ? signedIn.user : await meOf(users, account) };
+  };
+  return {
+    login: async (_s, args, context) => (allowed(context.access, 'auth.callback'), payload(await service.login(input(args)))),
+    register: async (_s, args, context) => (allowed(context.access, 'auth.register'), payload(await service.register(input(args)))),
+    forgotPassword: async (_s, args, context) => (allowed(context.access, 'auth.forgotPassword'), service.forgotPassword(args)),
+    resetPassword: async (_s, args, context) => (allowed(context.access, 'auth.resetPassword'), payload(await service.resetPassword(args))),
+    changePassword: async (_s, args, context) => payload(await service.changePassword(allowed(context.access, 'auth.changePassword'), args)),
+    createUsersPermissionsUser: async (_s, args, context) => {
+      allowed(context.access, 'user.create');
+      return { data: await service.present(await service.createUser(args['data'])) };
+    },
+    updateUsersPermissionsUser: async (_s, args, context) => {
+      allowed(context.access, 'user.update');
+      return { data: await service.present(await service.updateUser(numericId(args), args['data'])) };
+    },
+    deleteUsersPermissionsUser: async (_s, args, context) => {
+      allowed(context.access, 'user.destroy');
+      return { data: await service.deleteUser(numericId(args)) };
+    },
+    createUsersPermissionsRole: async (_s, args, context) => {
+      allowed(context.access, 'role.createRole');
+      await service.createRole(args['data']);
+      return { ok: true };
+    },
+    updateUsersPermissionsRole: async (_s, args, context) => {
+      allowed(context.access, 'role.updateRole');
+      await service.updateRole(numericId(args), args['data']);
+      return { ok: true };
+    },
+    deleteUsersPermissionsRole: async (_s, args, context) => {
+      allowed(context.access, 'role.deleteRole');
+      await service.deleteRole(numericId(args));
+      return { ok: true };
+    },
+    emailConfirmation: async (_s, args, context) => {
+      allowed(context.access, 'auth.emailConfirmation');
+      const account = await service.confirmEmail(args['confirmation']);
+      return { jwt: await service.issue(account), user: await meOf(users, account) };
+    },
+  };
+}
+
+/** The plugin's mutations address users and roles by numeric id, as in Strapi. */
+function numericId(args: Args): number {
+  const id = Number(args['id']);
+  return Number.isSafeInteger(id) && id > 0 ? id : Number.NaN;
+}
+
+/** The `input` argument without GraphQL's `provider` (always "local" here). */
+function input(args: Args): Record<string, unknown> {
+  const { provider: _provider, ...rest } = (args['input'] ?? {}) as Record<string, unknown>;
+  return rest;
+}
+
+async function meOf(users: UsersGraphql, account: Account) {
+  const fresh = (await users.accounts.byId(account.id)) ?? account;
+  const role = fresh.role === null ? undefined : await users.accounts.roleByType(fresh.role);
+  return {
+    id: fresh.id,
+    documentId: fresh.documentId,
+    username: fresh.username,
+    email: fresh.email,
+    confirmed: fresh.confirmed,
+    blocked: fresh.blocked,
+    role: role === undefined ? null : { id: role.id, name: role.name, description: role.description, type: role.type },
+  };
+}
