@@ -31,7 +31,8 @@ export interface FuzzServer {
 
 function permissions(model: ModelSchema): string[] {
   const actions: string[] = [];
-  for (const type of Object.values(model.contentTypes)) {
+  // The project's own types; the users-permissions plugin's have actions of their own.
+  for (const type of Object.values(model.contentTypes).filter((t) => t.uid.startsWith('api::'))) {
     const verbs = type.kind === 'singleType' ? ['find', 'update', 'delete'] : ['find', 'findOne', 'create', 'update', 'delete'];
     actions.push(...verbs.map((verb) => `${type.uid}.${verb}`));
   }
