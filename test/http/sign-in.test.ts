@@ -319,6 +319,19 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
     const updated = await gql(`mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlmade2", role: ${managerRole!.id} }) { data { username role { type } } } }`);
     expect(updated.errors, JSON.stringify(updated)).toBeUndefined();
     expect(updated.data.updateUsersPermissionsUser.data).toEqual({ username: 'gqlmade2', role: { type: 'manager' } });
+    // The answer is read in one engine call planned from the selection: a relation costs its own batched read, not one per row.
+    const statements = async (selection: string): Promise<number> => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ query: `mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlmade2" }) { data { ${selection} } } }` }),
+      });
+      expect((await res.json()).errors).toBeUndefined();
+      return Number(res.headers.get('x-query-count'));
+    };
+    const bare = await statements('username');
+    expect(await statements('username role { type }')).toBe(bare + 1);
+    expect(await statements('username role { type } posts { title }')).toBe(bare + 2);
     const plain = (await register('gqlplain')).body.jwt as string;
     const taken = await gql(`mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlplain" }) { data { username } } }`);
     expect(taken.errors[0].message).toBe('Username already taken');
