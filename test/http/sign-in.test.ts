@@ -311,12 +311,27 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
   it('creates, updates and deletes users and roles through the plugin\'s GraphQL mutations', async () => {
     const jwt = await managerJwt();
     const gql = async (query: string, token = jwt) => (await call('POST', '/graphql', { query }, token)).body;
-    const created = await gql('mutation { createUsersPermissionsUser(data: { username: "gqlmade", email: "GQLMADE@example.com", password: "Secret-123" }) { data { documentId username email } } }');
+    const created = await gql('mutation { createUsersPermissionsUser(data: { username: "gqlmade", email: "GQLMADE@example.com", password: "Secret-123" }) { data { documentId username email role { name type } } } }');
     expect(created.errors, JSON.stringify(created)).toBeUndefined();
-    expect(created.data.createUsersPermissionsUser.data, JSON.stringify(created)).toEqual(expect.objectContaining({ username: 'gqlmade', email: 'gqlmade@example.com' }));
+    expect(created.data.createUsersPermissionsUser.data, JSON.stringify(created)).toEqual(expect.objectContaining({ username: 'gqlmade', email: 'gqlmade@example.com', role: { name: 'Authenticated', type: 'authenticated' } }));
     const [row] = await db.query<{ id: number }>('SELECT id FROM up_users WHERE username = ?', ['gqlmade']);
-    const updated = await gql(`mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlmade2" }) { data { username } } }`);
-    expect(updated.data.updateUsersPermissionsUser.data.username).toBe('gqlmade2');
+    const [managerRole] = await db.query<{ id: number }>("SELECT id FROM up_roles WHERE type = 'manager'");
+    const updated = await gql(`mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlmade2", role: ${managerRole!.id} }) { data { username role { type } } } }`);
+    expect(updated.errors, JSON.stringify(updated)).toBeUndefined();
+    expect(updated.data.updateUsersPermissionsUser.data).toEqual({ username: 'gqlmade2', role: { type: 'manager' } });
+    // The answer is read in one engine call planned from the selection: a relation costs its own batched read, not one per row.
+    const statements = async (selection: string): Promise<number> => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
+        body: JSON.stringify({ query: `mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlmade2" }) { data { ${selection} } } }` }),
+      });
+      expect((await res.json()).errors).toBeUndefined();
+      return Number(res.headers.get('x-query-count'));
+    };
+    const bare = await statements('username');
+    expect(await statements('username role { type }')).toBe(bare + 1);
+    expect(await statements('username role { type } posts { title }')).toBe(bare + 2);
     const plain = (await register('gqlplain')).body.jwt as string;
     const taken = await gql(`mutation { updateUsersPermissionsUser(id: ${row!.id}, data: { username: "gqlplain" }) { data { username } } }`);
     expect(taken.errors[0].message).toBe('Username already taken');
@@ -342,6 +357,34 @@ describe.each(['sqlite', 'postgres'] as const)('users-permissions on %s', (datab
       expect(await call('POST', '/api/auth/local', { identifier: 'ada', password: 'Secret-123' })).toEqual({ status: 429, body: error(429, 'RateLimitError', 'Too many requests, please try again later.') });
       // Another identifier from the same address still gets through.
       expect((await call('POST', '/api/auth/local', { identifier: 'grace', password: 'Secret-123' })).status).toBe(200);
+    } finally {
+      await restart();
+    }
+  });
+
+  it('rate-limits GraphQL sign-in mutations in the same counters as their REST routes', async () => {
+    await restart({ 'users-permissions': { config: { ratelimit: { max: 3, interval: 60_000 } } } });
+    const login = async (identifier: string, password: string) =>
+      (await call('POST', '/graphql', { query: 'mutation($input: UsersPermissionsLoginInput!) { login(input: $input) { jwt } }', variables: { input: { identifier, password } } })).body;
+    const refused = {
+      message: 'Too many requests, please try again later.',
+      path: ['login'],
+      extensions: { code: 'STRAPI_RATE_LIMIT_ERROR', error: expect.objectContaining({ name: 'RateLimitError', message: 'Too many requests, please try again later.' }) },
+    };
+    try {
+      // GraphQL alone: the fourth attempt is refused, even with the right password.
+      for (let i = 0; i < 3; i += 1) expect((await login('grace', 'wrong-pass')).errors[0].message).toBe('Invalid identifier or password');
+      expect(await login('grace', 'Secret-123')).toEqual({ data: null, errors: [refused] });
+      // Mixed: two REST attempts and one GraphQL attempt use up the allowance of both.
+      for (let i = 0; i < 2; i += 1) expect((await call('POST', '/api/auth/local', { identifier: 'ada', password: 'wrong-pass' })).status).toBe(400);
+      expect((await login('ADA', 'wrong-pass')).errors[0].message).toBe('Invalid identifier or password');
+      expect(await login('ada', 'Secret-123')).toEqual({ data: null, errors: [refused] });
+      expect((await call('POST', '/api/auth/local', { identifier: 'ada', password: 'Secret-123' })).status).toBe(429);
+      // Another mutation's route keeps its own counter, as REST's forgot-password route does.
+      const forgot = await call('POST', '/graphql', { query: 'mutation { forgotPassword(email: "ada@example.com") { ok } }' });
+      expect(forgot.body).toEqual({ data: { forgotPassword: { ok: true } } });
+      // Another identifier from the same address still gets through.
+      expect((await login('bob-unknown', 'Secret-123')).errors[0].message).toBe('Invalid identifier or password');
     } finally {
       await restart();
     }

@@ -13,6 +13,7 @@ import { createLogger } from '../logger.ts';
 import { formatGraphqlError } from './errors.ts';
 import { parse } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
+import type { SignInLimiter } from '../users/rate-limit.ts';
 import type { UsersService } from '../users/service.ts';
 import type { AccountStore } from '../users/store.ts';
 import { buildResolvers } from './resolvers.ts';
@@ -63,7 +64,7 @@ const runtime: GraphqlRuntime = {
   i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
   localesSince: new Date('2024-01-01T00:00:00.000Z'),
   // Sign-in is tested over HTTP (test/http/sign-in.test.ts); here only the map's shape is checked.
-  users: { service: {} as UsersService, accounts: {} as AccountStore },
+  users: { service: {} as UsersService, accounts: {} as AccountStore, limiter: {} as SignInLimiter },
 };
 
 const resolvers = buildResolvers(runtime, parse(sdl));

@@ -59,7 +59,7 @@ export function buildResolvers(runtime: GraphqlRuntime, sdl: DocumentNode): Reso
   // Last: the plugin's own mutations replace the generic ones of its user and role types.
   if (runtime.users !== undefined) {
     Object.assign(query, usersQueryResolvers(runtime.users));
-    Object.assign(mutation, usersMutationResolvers(runtime.users));
+    Object.assign(mutation, usersMutationResolvers(runtime, runtime.users));
   }
   map['Query'] = query;
   map['Mutation'] = mutation;

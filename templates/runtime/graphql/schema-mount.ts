@@ -57,6 +57,6 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
   return createGraphqlMount<GraphqlContext>(app, {
     typeDefs,
     resolvers,
-    context: (req) => ({ access: options.resolveAccess(req), lists: new DerivedLists() }),
+    context: (req) => ({ access: options.resolveAccess(req), address: req.ip ?? '', lists: new DerivedLists() }),
   });
 }

@@ -1,9 +1,11 @@
 /**
  * Strapi's rate limit on the sign-in routes: attempts are counted per identifier (the body's
- * `email` or `identifier`), path and address, and past `max` in `interval` the route answers 429.
+ * `email` or `identifier`), route and address, and past `max` in `interval` the route answers 429.
+ * REST routes and their GraphQL mutations count in one store under the REST route's path, so
+ * alternating between the two does not double the allowance.
  */
 import type { RequestHandler } from 'express';
-import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
+import { rateLimit, ipKeyGenerator, MemoryStore } from 'express-rate-limit';
 import { HttpError } from '../errors.ts';
 import type { UsersPermissionsConfig } from '../config.ts';
 
@@ -15,16 +17,42 @@ export class RateLimitError extends HttpError {
   }
 }
 
-export function signInRateLimit(config: UsersPermissionsConfig['ratelimit']): RequestHandler {
-  if (!config.enabled) return (_req, _res, next) => next();
-  return rateLimit({
+/** One sign-in attempt: its body (or GraphQL input), the REST route it counts as, and the caller's address. */
+export interface SignInAttempt {
+  readonly body: unknown;
+  readonly route: string;
+  readonly address: string;
+}
+
+export interface SignInLimiter {
+  /** For a REST route: counts the request under its own path. */
+  readonly middleware: RequestHandler;
+  /** For a GraphQL mutation: counts the attempt, and throws RateLimitError past the limit. */
+  readonly count: (attempt: SignInAttempt) => Promise<void>;
+}
+
+export function signInLimiter(config: UsersPermissionsConfig['ratelimit']): SignInLimiter {
+  if (!config.enabled) return { middleware: (_req, _res, next) => next(), count: async () => undefined };
+  const store = new MemoryStore();
+  const middleware = rateLimit({
     windowMs: config.intervalMs,
     limit: config.max,
     standardHeaders: false,
     legacyHeaders: false,
-    keyGenerator: (req) => `${identifierOf(req.body)}:${req.baseUrl}${req.path}:${ipKeyGenerator(req.ip ?? '')}`,
+    store,
+    keyGenerator: (req) => attemptKey({ body: req.body, route: `${req.baseUrl}${req.path}`, address: req.ip ?? '' }),
     handler: (_req, _res, next) => next(new RateLimitError()),
   });
+  const count = async (attempt: SignInAttempt): Promise<void> => {
+    // express-rate-limit refuses a request whose count, this one included, exceeds the limit.
+    const { totalHits } = await store.increment(attemptKey(attempt));
+    if (totalHits > config.max) throw new RateLimitError();
+  };
+  return { middleware, count };
+}
+
+function attemptKey({ body, route, address }: SignInAttempt): string {
+  return `${identifierOf(body)}:${route}:${ipKeyGenerator(address)}`;
 }
 
 function identifierOf(body: unknown): string {

@@ -30,6 +30,8 @@ export interface GraphqlRuntime {
 
 export interface GraphqlContext {
   readonly access: Access;
+  /** The caller's address (Express' `req.ip`): sign-in attempts are counted per address. */
+  readonly address?: string;
   /** Lists of this answer derived in memory (selection-lists.ts). */
   readonly lists: DerivedLists;
 }

@@ -61,6 +61,15 @@ export function connectionSelection(runtime: GraphqlRuntime, context: GraphqlCon
   };
 }
 
+/** The plan of a field answering `{ data { ... } }` (an entity response, as the users-permissions mutations do). */
+export function dataSelection(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo, target: Target): ReadPlan {
+  const response = getNamedType(info.returnType);
+  if (!isObjectType(response)) throw new Error(`GraphQL schema: ${info.fieldName} does not return an object type`);
+  const fields = collectSubfields(selectionScope(info), response, info.fieldNodes);
+  const dataField = response.getFields()['data'];
+  return plan(runtime, context, info, target, dataField === undefined ? undefined : getNamedType(dataField.type), fieldsNamed(fields, 'data'));
+}
+
 function plan(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo, target: Target, type: unknown, nodes: readonly FieldNode[]): ReadPlan {
   if (!isObjectType(type)) throw new Error(`GraphQL schema: ${info.fieldName} does not return documents of an object type`);
   return planSelection(planContext(runtime, context, info), target, type as GraphQLObjectType, nodes);

@@ -2,19 +2,35 @@
  * users-permissions' GraphQL operations (Strapi 5's names): `me`, `login`, `register`,
  * `forgotPassword`, `resetPassword`, `changePassword`, `emailConfirmation`. Each checks the action
  * its REST route checks and answers through the same service, so messages are the same.
- * `UsersPermissionsMe` carries the user's role, as in Strapi.
+ * `UsersPermissionsMe` carries the user's role, as in Strapi. The mutations whose REST route is
+ * rate-limited count in the same limiter, under that route's path. The user CRUD mutations read
+ * the user back the way their selection asks, relations included, as the queries do.
  */
 import { authorize, type Access } from '../access.ts';
+import type { ReadQuery } from '../query/types.ts';
+import type { SignInLimiter } from '../users/rate-limit.ts';
 import type { UsersService } from '../users/service.ts';
-import type { Account, AccountStore } from '../users/store.ts';
-import type { Args, ObjectResolvers } from './resolvers-context.ts';
+import { USER_UID, type Account, type AccountStore } from '../users/store.ts';
+import type { GraphQLResolveInfo } from './graphql-js.ts';
+import type { Args, GraphqlContext, GraphqlRuntime, ObjectResolvers } from './resolvers-context.ts';
+import { dataSelection, finishRead, readParts } from './resolvers-read.ts';
 
 const UP = 'plugin::users-permissions';
 
 export interface UsersGraphql {
   readonly service: UsersService;
   readonly accounts: AccountStore;
+  readonly limiter: SignInLimiter;
 }
+
+/** The REST route each rate-limited mutation counts as (email confirmation's route is not limited). */
+const LIMITED_ROUTES = {
+  login: '/api/auth/local',
+  register: '/api/auth/local/register',
+  forgotPassword: '/api/auth/forgot-password',
+  resetPassword: '/api/auth/reset-password',
+  changePassword: '/api/auth/change-password',
+} as const;
 
 export function usersQueryResolvers(users: UsersGraphql): ObjectResolvers {
   return {
@@ -25,29 +41,58 @@ export function usersQueryResolvers(users: UsersGraphql): ObjectResolvers {
   };
 }
 
-export function usersMutationResolvers(users: UsersGraphql): ObjectResolvers {
+export function usersMutationResolvers(runtime: GraphqlRuntime, users: UsersGraphql): ObjectResolvers {
   const { service } = users;
   const allowed = (access: Access, action: string): Access => {
     authorize(access, `${UP}.${action}`);
     return access;
+  };
+  const attempt = (mutation: keyof typeof LIMITED_ROUTES, body: unknown, context: GraphqlContext) =>
+    users.limiter.count({ body, route: LIMITED_ROUTES[mutation], address: context.address ?? '' });
+  /** The user as the mutation's `data { ... }` selection asks, in one engine call. */
+  const presented = async (account: Account, context: GraphqlContext, info: GraphQLResolveInfo) => {
+    const plan = dataSelection(runtime, context, info, runtime.targets.relation(USER_UID));
+    const query: ReadQuery = { ...readParts(plan), status: 'published' };
+    const user = await service.present(account, query);
+    finishRead(runtime, context, plan, [user]);
+    return { data: user };
   };
   const payload = async (signedIn: { jwt?: string; user: { id?: unknown } }) => {
     const account = await users.accounts.byId(Number(signedIn.user.id));
     return { jwt: signedIn.jwt ?? null, user: account === undefined ? signedIn.user : await meOf(users, account) };
   };
   return {
-    login: async (_s, args, context) => (allowed(context.access, 'auth.callback'), payload(await service.login(input(args)))),
-    register: async (_s, args, context) => (allowed(context.access, 'auth.register'), payload(await service.register(input(args)))),
-    forgotPassword: async (_s, args, context) => (allowed(context.access, 'auth.forgotPassword'), service.forgotPassword(args)),
-    resetPassword: async (_s, args, context) => (allowed(context.access, 'auth.resetPassword'), payload(await service.resetPassword(args))),
-    changePassword: async (_s, args, context) => payload(await service.changePassword(allowed(context.access, 'auth.changePassword'), args)),
-    createUsersPermissionsUser: async (_s, args, context) => {
-      allowed(context.access, 'user.create');
-      return { data: await service.present(await service.createUser(args['data'])) };
+    login: async (_s, args, context) => {
+      await attempt('login', input(args), context);
+      allowed(context.access, 'auth.callback');
+      return payload(await service.login(input(args)));
     },
-    updateUsersPermissionsUser: async (_s, args, context) => {
+    register: async (_s, args, context) => {
+      await attempt('register', input(args), context);
+      allowed(context.access, 'auth.register');
+      return payload(await service.register(input(args)));
+    },
+    forgotPassword: async (_s, args, context) => {
+      await attempt('forgotPassword', args, context);
+      allowed(context.access, 'auth.forgotPassword');
+      return service.forgotPassword(args);
+    },
+    resetPassword: async (_s, args, context) => {
+      await attempt('resetPassword', args, context);
+      allowed(context.access, 'auth.resetPassword');
+      return payload(await service.resetPassword(args));
+    },
+    changePassword: async (_s, args, context) => {
+      await attempt('changePassword', args, context);
+      return payload(await service.changePassword(allowed(context.access, 'auth.changePassword'), args));
+    },
+    createUsersPermissionsUser: async (_s, args, context, info) => {
+      allowed(context.access, 'user.create');
+      return presented(await service.createUser(args['data']), context, info);
+    },
+    updateUsersPermissionsUser: async (_s, args, context, info) => {
       allowed(context.access, 'user.update');
-      return { data: await service.present(await service.updateUser(numericId(args), args['data'])) };
+      return presented(await service.updateUser(numericId(args), args['data']), context, info);
     },
     deleteUsersPermissionsUser: async (_s, args, context) => {
       allowed(context.access, 'user.destroy');

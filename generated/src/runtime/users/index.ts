@@ -9,6 +9,7 @@ import type { AppContext } from '../server.ts';
 import { parseReadQuery } from '../query/params.ts';
 import { jwtSecret } from '../user-jwt.ts';
 import { emailProvider } from './email.ts';
+import { signInLimiter, type SignInLimiter } from './rate-limit.ts';
 import { usersRoutes } from './routes.ts';
 import { usersService, type UsersService } from './service.ts';
 import { accountStore, ROLE_UID, typeOf, USER_UID, type AccountStore } from './store.ts';
@@ -19,6 +20,8 @@ export interface UsersPlugin {
   readonly documents: DocumentService;
   readonly service: UsersService;
   readonly routes: Router;
+  /** Shared by the REST routes and the GraphQL mutations. */
+  readonly limiter: SignInLimiter;
 }
 
 /** Strapi's names and descriptions of the two roles every project has. */
@@ -43,6 +46,7 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
     logger: app.logger,
     passwordMinLength: password?.minLength ?? 6,
   });
+  const limiter = signInLimiter(app.config.plugins.usersPermissions.ratelimit);
   const routes = usersRoutes({
     service,
     accounts,
@@ -53,8 +57,9 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
     config: app.config.plugins.usersPermissions,
     permissions: app.config.permissions,
     resolveAccess,
+    limiter,
   });
-  return { accounts, documents, service, routes };
+  return { accounts, documents, service, routes, limiter };
 }
 
 /** One role row per role of config/permissions.json, so that users can be given any of them. */

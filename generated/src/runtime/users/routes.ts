@@ -19,7 +19,7 @@ import type { ListQuery, ReadQuery } from '../query/types.ts';
 import type { I18nConfig, RestConfig } from '../config.ts';
 import type { ModelSchema } from '../schema.ts';
 import { sendJson } from '../send.ts';
-import { signInRateLimit } from './rate-limit.ts';
+import type { SignInLimiter } from './rate-limit.ts';
 import { ROLE_UID, typeOf, USER_UID, type AccountStore, type RoleRow } from './store.ts';
 import type { UsersService } from './service.ts';
 
@@ -33,6 +33,7 @@ export interface UsersRoutesContext {
   readonly config: UsersPermissionsConfig;
   readonly permissions: Permissions;
   readonly resolveAccess: AccessResolver;
+  readonly limiter: SignInLimiter;
 }
 
 const UP = 'plugin::users-permissions';
@@ -41,7 +42,7 @@ const MAX_USERS_LISTED = 10_000;
 
 export function usersRoutes(ctx: UsersRoutesContext): Router {
   const { service } = ctx;
-  const limited = signInRateLimit(ctx.config.ratelimit);
+  const limited = ctx.limiter.middleware;
   const allowed = (req: Request, action: string): Access => {
     const access = ctx.resolveAccess(req);
     authorize(access, `${UP}.${action}`);
