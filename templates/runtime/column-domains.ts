@@ -55,6 +55,11 @@ export const COLUMN_DOMAINS: { readonly [type in ScalarType]: ColumnDomain } = {
 /** Row ids (`id`, media ids, upload ids) are INTEGER columns. */
 export const ROW_ID_DOMAIN = INT32;
 
+/** Whether an id can name a row: positive and within the id column (a larger one names none). */
+export function isRowId(id: number): boolean {
+  return id > 0 && outside(ROW_ID_DOMAIN, id) === undefined;
+}
+
 export const MIN_YEAR = 1;
 export const MAX_YEAR = 9999;
 

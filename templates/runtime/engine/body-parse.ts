@@ -5,7 +5,7 @@
  * (body-types.ts) plus what must be checked against the database: relation targets, files and
  * unique values.
  */
-import { outside, ROW_ID_DOMAIN } from '../column-domains.ts';
+import { isRowId } from '../column-domains.ts';
 import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema } from '../schema.ts';
 import { Issues } from './body-issues.ts';
 import { isBody } from './body-keys.ts';
@@ -234,7 +234,7 @@ function fileIds(given: readonly unknown[]): { ids: number[]; unreadable: unknow
 function fileId(value: unknown): number | undefined {
   const candidate = isBody(value) ? value.id : value;
   const id = typeof candidate === 'string' && /^\d+$/.test(candidate) ? Number(candidate) : candidate;
-  if (typeof id !== 'number' || id <= 0 || outside(ROW_ID_DOMAIN, id) !== undefined) return undefined;
+  if (typeof id !== 'number' || !isRowId(id)) return undefined;
   return id;
 }
 

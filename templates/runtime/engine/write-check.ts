@@ -12,7 +12,8 @@ import type { Issues } from './body-issues.ts';
 import { messages } from './body-messages.ts';
 import type { MediaUse, RelationUse, UniqueUse } from './body-types.ts';
 import { contentTypeOf } from './write-schema.ts';
-import { keyShare, marks, MAX_ROW_ID, q } from './write-sql.ts';
+import { isRowId } from '../column-domains.ts';
+import { keyShare, marks, q } from './write-sql.ts';
 
 export interface Source {
   readonly schema: ContentTypeSchema;
@@ -94,7 +95,7 @@ export async function checkLinkedRows(
   }
   let reported = false;
   for (const [uid, entry] of wanted) {
-    const ids = [...entry.all].filter((id) => id > 0 && id <= MAX_ROW_ID);
+    const ids = [...entry.all].filter(isRowId);
     const byId = new Map<number, string>();
     if (ids.length > 0) {
       const rows = await db.query<{ id: number | string; document_id: string }>(
@@ -119,7 +120,7 @@ export async function checkLinkedRows(
 }
 
 async function fileMimes(db: Queryable, uses: readonly MediaUse[]): Promise<Map<number, string>> {
-  const ids = [...new Set(uses.flatMap((u) => u.fileIds))].filter((id) => id > 0 && id <= MAX_ROW_ID);
+  const ids = [...new Set(uses.flatMap((u) => u.fileIds))].filter(isRowId);
   const files = new Map<number, string>();
   if (ids.length === 0) return files;
   const rows = await db.query<{ id: number | string; mime: string }>(`SELECT id, mime FROM ${q(uploadFileSchema.table)} WHERE id IN (${marks(ids.length)})${keyShare(db)}`, ids);

@@ -19,7 +19,8 @@ import type { RelationUse } from './body-types.ts';
 import type { Owner, Version, WriteContext } from './write-context.ts';
 import { nextList } from './write-order.ts';
 import { contentTypeOf, isContentType } from './write-schema.ts';
-import { documentLockKey, keyShare, lockKey, marks, MAX_ROW_ID, q } from './write-sql.ts';
+import { isRowId } from '../column-domains.ts';
+import { documentLockKey, keyShare, lockKey, marks, q } from './write-sql.ts';
 
 interface LinkRow {
   readonly id: number | string;
@@ -145,7 +146,7 @@ export async function lockInverseOwners(ctx: WriteContext, uses: readonly Relati
     if (use.field.owner) continue;
     const ownerType = contentTypeOf(ctx.model, use.field.target);
     for (const ref of use.documents) keys.add(documentLockKey(ownerType.uid, ref.documentId));
-    const ids = [...use.rows, ...use.optionalRows].map((r) => r.id).filter((id) => id > 0 && id <= MAX_ROW_ID);
+    const ids = [...use.rows, ...use.optionalRows].map((r) => r.id).filter(isRowId);
     if (ids.length === 0) continue;
     const rows = await ctx.db.query<{ document_id: string }>(`SELECT DISTINCT document_id FROM ${q(ownerType.table)} WHERE id IN (${marks(ids.length)})`, ids);
     for (const row of rows) keys.add(documentLockKey(ownerType.uid, row.document_id));

@@ -8,9 +8,6 @@ export function q(identifier: string): string {
   return `"${identifier.replace(/"/g, '""')}"`;
 }
 
-/** The largest id an `integer` id column holds: a larger id names no row (and is never sent). */
-export const MAX_ROW_ID = 2147483647;
-
 /** `?, ?, ?` for n values. */
 export function marks(n: number): string {
   return Array.from({ length: n }, () => '?').join(', ');
