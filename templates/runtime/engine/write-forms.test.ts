@@ -5,8 +5,8 @@
  * new component instances on every write.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejection } from '../../../test/support/rejection.ts';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
-import { ApplicationError, ValidationError, type ErrorBody } from '../errors.ts';
 import type { WriteEngine, WriteOptions } from './types.ts';
 import { createWriteEngine } from './write.ts';
 
@@ -17,16 +17,6 @@ const A = 'api::article.article';
 const AU = 'api::author.author';
 const T = 'api::tag.tag';
 const P = 'api::product.product';
-
-async function rejection(promise: Promise<unknown>): Promise<ErrorBody> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ValidationError || error instanceof ApplicationError) return error.toBody();
-    throw error;
-  }
-  throw new Error('expected the write to be rejected');
-}
 
 describe.each(clients)('write forms on %s', (client) => {
   let ctx: ExampleDatabase;

@@ -3,9 +3,10 @@
  * once, and nothing written when there is one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rejection } from '../../../test/support/rejection.ts';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
 import type { Database } from '../database.ts';
-import { ApplicationError, ValidationError, type ErrorBody } from '../errors.ts';
+import type { ErrorBody } from '../errors.ts';
 import type { ModelSchema, ScalarField } from '../schema.ts';
 import { isPasswordHash, verifyPassword } from './password.ts';
 import type { WriteEngine, WriteOptions } from './types.ts';
@@ -48,16 +49,6 @@ async function rowCounts(db: Database, model: ModelSchema): Promise<Record<strin
     counts[table] = Number(rows[0]!.n);
   }
   return counts;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ErrorBody> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof ValidationError || error instanceof ApplicationError) return error.toBody();
-    throw error;
-  }
-  throw new Error('expected the write to be rejected');
 }
 
 describe.each(clients)('body validation on %s', (client) => {
