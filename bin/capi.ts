@@ -2,22 +2,26 @@
  * capi's command line. Each command is a thin shell over generator/: it parses flags, runs the
  * pipeline with a console reporter and turns known errors into messages and exit code 1.
  */
+import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { formatDiagnostic, SchemaError } from '../generator/diagnostics.ts';
-import { BuildError, generate, loadModel, ProviderMismatchError } from '../generator/generate.ts';
-import { DataLossError, MigrationDiffError } from '../generator/migrations.ts';
+import { DATABASE_KINDS, type DatabaseKind } from '../generator/databases.ts';
+import { generate, loadModel } from '../generator/generate.ts';
 import { consoleReporter } from '../generator/steps.ts';
-import { ConfigError } from '../templates/runtime/config.ts';
-import { DatabaseOpenError } from '../templates/runtime/database.ts';
-import { MigrationError } from '../templates/runtime/migrate.ts';
 import { tokenTypes, TokenError, type TokenType } from '../templates/runtime/tokens.ts';
 import { jwtSecret, signUserJwt } from '../templates/runtime/user-jwt.ts';
+import { develop } from './develop.ts';
+import { describeError } from './errors.ts';
+import { addExamples } from './examples.ts';
 import { createToken, listTokens, revokeToken } from './token.ts';
-import { createUser, listUsers, setBlocked, UserCommandError } from './user.ts';
+import { runExport, runImport } from './transfer.ts';
+import { createUser, listUsers, setBlocked } from './user.ts';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
 const program = new Command()
   .name('capi')
   .description('Generate a typed, Strapi 5 compatible API server from content-type schemas.')
+  .version(version, '-v, --version', 'print the version of capi')
   .showHelpAfterError()
   .configureOutput({ outputError: (text, write) => write(text) });
 
@@ -26,17 +30,13 @@ program
   .description('validate the content types and (re)generate the server project, with a migration for any schema change')
   .option('--content-types <dir>', 'folder of schema files (flat layout or a Strapi project)', 'content-types')
   .option('--out <dir>', 'output folder of the generated project', 'generated')
-  .addOption(
-    new Option('--database <client>', 'database of the generated project (default: what --out was generated for, else sqlite)').choices([
-      'sqlite',
-      'postgres',
-    ]),
-  )
+  .addOption(new Option('--database <client>', 'database of the generated project (default: what --out was generated for, else sqlite)').choices(DATABASE_KINDS))
   .option('--check', 'generate in memory and exit 1 listing every file that differs from --out (for CI)', false)
   .option('--accept-data-loss', 'allow a migration that drops or rewrites tables or columns', false)
   .option('--skip-build', 'do not type-check and compile the generated project', false)
+  .option('--no-install', 'when --out cannot find its dependencies, print the npm command to run instead of running it')
   .option('--quiet', 'print errors only', false)
-  .action(async (flags: { contentTypes: string; out: string; database?: 'sqlite' | 'postgres'; check: boolean; acceptDataLoss: boolean; skipBuild: boolean; quiet: boolean }) => {
+  .action(async (flags: { contentTypes: string; out: string; database?: DatabaseKind; check: boolean; acceptDataLoss: boolean; skipBuild: boolean; install: boolean; quiet: boolean }) => {
     const report = consoleReporter(process.stderr, flags.quiet);
     report.info(`capi generate ${flags.contentTypes} → ${flags.out}${flags.check ? ' (check)' : ''}`);
     const result = await generate({ ...flags }, report);
@@ -52,6 +52,18 @@ program
   });
 
 program
+  .command('develop')
+  .description('generate, migrate and serve, then regenerate, migrate and restart the server on every change to the content types')
+  .option('--content-types <dir>', 'folder of schema files to watch (flat layout or a Strapi project)', 'content-types')
+  .option('--out <dir>', 'output folder of the generated project', 'generated')
+  .addOption(new Option('--database <client>', 'database of a new project (default: sqlite)').choices(DATABASE_KINDS))
+  .option('--accept-data-loss', 'apply migrations that drop or rewrite tables or columns (refused by default: the server keeps running)', false)
+  .option('--debounce <ms>', 'wait this long after the last change before regenerating', (value) => Number(value), 300)
+  .action((flags: { contentTypes: string; out: string; database?: DatabaseKind; acceptDataLoss: boolean; debounce: number }) =>
+    develop({ contentTypes: flags.contentTypes, out: flags.out, acceptDataLoss: flags.acceptDataLoss, debounceMs: flags.debounce, ...(flags.database ? { database: flags.database } : {}) }),
+  );
+
+program
   .command('validate')
   .description('check the content-type schemas and report every problem, without generating anything')
   .option('--content-types <dir>', 'folder of schema files (flat layout or a Strapi project)', 'content-types')
@@ -61,7 +73,7 @@ program
     report.info('content types are valid');
   });
 
-const token = program.command('token').description("manage the API tokens of a generated project (Authorization: Bearer <token>); needs API_TOKEN_SALT");
+const token = program.command('token').description('manage the API tokens of a generated project (Authorization: Bearer <token>); needs API_TOKEN_SALT');
 const projectOption = (): Option => new Option('--project <dir>', 'the generated project').default('generated');
 
 token
@@ -84,7 +96,11 @@ token
     }),
   );
 
-token.command('list').description('list tokens (never their secret)').addOption(projectOption()).action((flags: { project: string }) => listTokens(flags));
+token
+  .command('list')
+  .description('list tokens (never their secret)')
+  .addOption(projectOption())
+  .action((flags: { project: string }) => listTokens(flags));
 
 token
   .command('revoke')
@@ -93,11 +109,11 @@ token
   .addOption(projectOption())
   .action((name: string, flags: { project: string }) => revokeToken({ ...flags, name }));
 
-const user = program.command('user').description("manage the users-permissions accounts of a generated project (sign-in at POST /api/auth/local)");
+const user = program.command('user').description('manage the users-permissions accounts of a generated project (sign-in at POST /api/auth/local)');
 
 user
   .command('create')
-  .description("create a confirmed user (password hashed with bcrypt, as Strapi does)")
+  .description('create a confirmed user (password hashed with bcrypt, as Strapi does)')
   .requiredOption('--email <email>', 'their email address')
   .requiredOption('--username <name>', 'a unique username')
   .requiredOption('--password <password>', 'at least 6 characters')
@@ -105,9 +121,16 @@ user
   .addOption(projectOption())
   .action((flags: { email: string; username: string; password: string; role?: string; project: string }) => createUser(flags));
 
-user.command('list').description('list users (never their password)').addOption(projectOption()).action((flags: { project: string }) => listUsers(flags));
+user
+  .command('list')
+  .description('list users (never their password)')
+  .addOption(projectOption())
+  .action((flags: { project: string }) => listUsers(flags));
 
-for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
+for (const [name, blocked] of [
+  ['block', true],
+  ['unblock', false],
+] as const) {
   user
     .command(name)
     .description(blocked ? 'block a user: they cannot sign in and their tokens stop working' : 'let a blocked user sign in again')
@@ -115,6 +138,24 @@ for (const [name, blocked] of [['block', true], ['unblock', false]] as const) {
     .addOption(projectOption())
     .action((identifier: string, flags: { project: string }) => setBlocked({ ...flags, identifier, blocked }));
 }
+
+program
+  .command('import')
+  .description('import a Strapi 5 data export (`strapi export --no-encrypt [--no-compress]`) into a generated project, all or nothing')
+  .argument('<file>', 'the archive (.tar or .tar.gz)')
+  .addOption(projectOption())
+  .option('--dry-run', 'report what would be imported and every problem, write nothing', false)
+  .option('--force', "replace the project's content (refused otherwise when it has some)", false)
+  .option('--allow-missing', 'import even though the archive and the project describe different types: data the project has no place for is left out', false)
+  .action((file: string, flags: { project: string; dryRun: boolean; force: boolean; allowMissing: boolean }) => runImport(file, flags));
+
+program
+  .command('export')
+  .description("write a generated project's content as a Strapi 5 data-transfer archive (for `capi import` or `strapi import`)")
+  .argument('<file>', 'the archive to write (.tar.gz is appended unless --no-compress)')
+  .addOption(projectOption())
+  .option('--no-compress', 'a plain tar instead of a gzipped one')
+  .action((file: string, flags: { project: string; compress: boolean }) => runExport(file, flags));
 
 program
   .command('jwt')
@@ -131,24 +172,9 @@ program
 
 /** Known failures become one readable block and exit code 1; anything else is a bug, shown whole. */
 function fail(error: unknown): void {
-  if (error instanceof SchemaError) {
-    process.stderr.write(`${error.diagnostics.map(formatDiagnostic).join('\n')}\n\n${error.message}\n`);
-  } else if (
-    error instanceof DataLossError ||
-    error instanceof ProviderMismatchError ||
-    error instanceof BuildError ||
-    error instanceof MigrationDiffError ||
-    error instanceof TokenError ||
-    error instanceof UserCommandError ||
-    error instanceof ConfigError ||
-    error instanceof DatabaseOpenError ||
-    error instanceof MigrationError
-  ) {
-    process.stderr.write(`capi: ${error.message}\n`);
-  } else {
-    process.stderr.write(`capi: unexpected error\n${error instanceof Error ? error.stack : String(error)}\n`);
-  }
+  process.stderr.write(describeError(error));
   process.exitCode = 1;
 }
 
+addExamples(program);
 program.parseAsync(process.argv).catch(fail);

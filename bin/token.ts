@@ -6,6 +6,7 @@
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../templates/runtime/config.ts';
+import { loadDotEnv } from '../templates/runtime/env.ts';
 import { openDatabase, type Database } from '../templates/runtime/database.ts';
 import { applyMigrations } from '../templates/runtime/migrate.ts';
 import { knownActions, type PermissionModel } from '../templates/runtime/permissions.ts';
@@ -17,6 +18,7 @@ export interface ProjectFlags {
 
 async function withProject<T>(flags: ProjectFlags, run: (db: Database, model: PermissionModel) => Promise<T>): Promise<T> {
   const projectRoot = resolve(flags.project);
+  loadDotEnv(projectRoot, process.env);
   const { model } = (await import(pathToFileURL(join(projectRoot, 'src', 'model.ts')).href)) as { model: PermissionModel };
   const config = loadConfig({ projectRoot, model });
   const db = await openDatabase(config.database);
@@ -35,6 +37,8 @@ function requireSalt(): string {
 }
 
 export async function createToken(flags: ProjectFlags & NewToken): Promise<void> {
+  // The project's .env, as the server reads it: the salt must be the one the server will use.
+  loadDotEnv(resolve(flags.project), process.env);
   const salt = requireSalt();
   const { token, accessKey } = await withProject(flags, (db, model) => createApiToken(db, salt, flags, knownActions(model)));
   process.stderr.write(`created ${token.type} token "${token.name}"${token.expiresAt ? `, expires ${token.expiresAt}` : ''}. It is shown once; store it now:\n`);

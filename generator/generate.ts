@@ -12,8 +12,12 @@ import type { EmittedFile } from './emit/files.ts';
 import { GRAPHQL_SCHEMA_PATH } from './emit/graphql/resolvers.ts';
 import { emitGraphqlSchema } from './emit/graphql/sdl.ts';
 import { emitModules } from './emit/modules.ts';
-import { emitPrismaSchema, type DatabaseKind } from './emit/prisma.ts';
-import { emitProject } from './emit/project.ts';
+import { DATABASES, databaseOfProvider, type DatabaseKind } from './databases.ts';
+import { emitPrismaSchema } from './emit/prisma.ts';
+import { emitClient, CLIENT_DIR } from './emit/client.ts';
+import { emitOpenApi, OPENAPI_PATH } from './emit/openapi.ts';
+import { capiPackage, emitProject, packageName } from './emit/project.ts';
+import { installDependencies, installCommand, missingDependencies } from './install.ts';
 import { loadSchemas, type LoadedSchemas } from './load.ts';
 import { planMigration } from './migrations.ts';
 import { buildModel } from './model/build.ts';
@@ -37,6 +41,12 @@ export interface GenerateOptions {
   readonly acceptDataLoss: boolean;
   /** Skip type-checking and compiling the generated project (tests that only read files). */
   readonly skipBuild: boolean;
+  /**
+   * Before building, install the project's dependencies with npm when they cannot be found from
+   * `out` (default true). When false and they are missing, the build is skipped and the next
+   * commands are printed instead.
+   */
+  readonly install?: boolean;
 }
 
 export interface GenerateResult {
@@ -55,13 +65,25 @@ export class BuildError extends Error {
 
 /** load + validate + model: the part `capi validate` runs. */
 export async function loadModel(contentTypes: string, report: StepReporter): Promise<Model> {
-  const loaded = await report.step('load', () => loadSchemas(contentTypes), (l) => `${l.files.length} files (${l.layout} layout)`);
-  const diagnostics = await report.step('validate', () => validate(loaded), (d) => (d.length === 0 ? 'no problems' : `${d.length} problem(s)`));
+  const loaded = await report.step(
+    'load',
+    () => loadSchemas(contentTypes),
+    (l) => `${l.files.length} files (${l.layout} layout)`,
+  );
+  const diagnostics = await report.step(
+    'validate',
+    () => validate(loaded),
+    (d) => (d.length === 0 ? 'no problems' : `${d.length} problem(s)`),
+  );
   if (diagnostics.length > 0) throw new SchemaError(diagnostics);
   const normalized = normalizeSchemas(loaded.files);
   const unported = loaded.layout === 'strapi' ? unportedParts(loaded.root) : [];
   for (const note of [...normalized.notes, ...unported]) report.info(formatNote(note));
-  return report.step('model', () => buildModel(normalized.files), (m) => `${m.contentTypes.length} content types, ${m.components.length} components`);
+  return report.step(
+    'model',
+    () => buildModel(normalized.files),
+    (m) => `${m.contentTypes.length} content types, ${m.components.length} components`,
+  );
 }
 
 function validate(loaded: LoadedSchemas): Diagnostic[] {
@@ -74,12 +96,14 @@ export async function generate(options: GenerateOptions, report: StepReporter): 
   const locked = lockedProvider(out);
   const database = options.database ?? locked ?? 'sqlite';
   if (locked !== undefined && locked !== database) {
-    throw new ProviderMismatchError(
-      `${options.out}/prisma/migrations holds ${locked} migrations; generate ${database} into another --out directory`,
-    );
+    throw new ProviderMismatchError(`${options.out}/prisma/migrations holds ${locked} migrations; generate ${database} into another --out directory`);
   }
   const source = sourceLabel(out, options.contentTypes);
-  const files = await report.step('emit', () => emitAll(model, database, source, basename(out)), (f) => `${f.length} files`);
+  const files = await report.step(
+    'emit',
+    () => emitAll(model, database, source, basename(out)),
+    (f) => `${f.length} files`,
+  );
   const schema = files.find((f) => f.path === SCHEMA_PATH)?.contents ?? '';
   const migration = await report.step(
     'migrate',
@@ -89,8 +113,17 @@ export async function generate(options: GenerateOptions, report: StepReporter): 
   const all = keepUserEdits(out, migration === undefined ? files : [...files, migration.file]);
   const changes = compareWithDisk(out, all);
   if (options.check) return { changes, ...(migration ? { migration: migration.name } : {}) };
-  await report.step('write', () => applyChanges(out, all, changes), () => summarize(changes));
-  if (!options.skipBuild) await report.step('build', () => build(out), () => 'tsc, strict, 0 errors');
+  await report.step(
+    'write',
+    () => applyChanges(out, all, changes),
+    () => summarize(changes),
+  );
+  if (!options.skipBuild && (await ensureDependencies(out, options, report)))
+    await report.step(
+      'build',
+      () => build(out),
+      () => 'tsc, strict, 0 errors',
+    );
   return { changes, ...(migration ? { migration: migration.name } : {}) };
 }
 
@@ -98,25 +131,36 @@ const SCHEMA_PATH = 'prisma/schema.prisma';
 const MIGRATIONS = 'prisma/migrations';
 
 async function emitAll(model: Model, database: DatabaseKind, source: string, projectName: string): Promise<EmittedFile[]> {
+  const sdl = emitGraphqlSchema(model, { source });
+  const capi = capiPackage();
   const files: EmittedFile[] = [
     { path: SCHEMA_PATH, contents: emitPrismaSchema(model, database, source), policy: 'owned' },
     { path: `${MIGRATIONS}/migration_lock.toml`, contents: migrationLock(database), policy: 'owned' },
     ...(await emitModules(model, source)),
     // Served as is: the GraphQL mount reads this file at start-up.
-    { path: GRAPHQL_SCHEMA_PATH, contents: emitGraphqlSchema(model, { source }), policy: 'owned' },
+    { path: GRAPHQL_SCHEMA_PATH, contents: sdl, policy: 'owned' },
+    // Served as is at /api/openapi.json (runtime/openapi/).
+    { path: OPENAPI_PATH, contents: `${JSON.stringify(emitOpenApi(model), null, 2)}\n`, policy: 'owned' },
+    ...(await emitClient(model, { projectName: packageName(projectName), source, graphqlSchema: sdl, capiVersion: capi.version, versions: clientVersions(capi) })),
     ...emitProject(model, { database, source, projectName, mounts: [{ importPath: './content-api.ts', exportName: 'contentApi' }] }),
   ];
   return [...files, manifestFile(files)].sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
+/** The client package's dependency ranges: those capi itself is tested with. */
+function clientVersions(capi: ReturnType<typeof capiPackage>): Record<'qs' | '@types/qs' | 'typescript', string> {
+  const range = (name: string): string => capi.dependencies[name] ?? capi.devDependencies[name] ?? '*';
+  return { qs: range('qs'), '@types/qs': range('@types/qs'), typescript: range('typescript') };
+}
+
 function migrationLock(database: DatabaseKind): string {
-  return `# Written by capi. The migrations in this folder are for this database provider.\nprovider = "${database === 'sqlite' ? 'sqlite' : 'postgresql'}"\n`;
+  return `# Written by capi. The migrations in this folder are for this database provider.\nprovider = "${DATABASES[database].prismaProvider}"\n`;
 }
 
 function lockedProvider(out: string): DatabaseKind | undefined {
   const lock = read(join(out, MIGRATIONS, 'migration_lock.toml'));
   const provider = lock === undefined ? undefined : /provider\s*=\s*"(\w+)"/.exec(lock)?.[1];
-  return provider === 'sqlite' ? 'sqlite' : provider === 'postgresql' ? 'postgres' : undefined;
+  return databaseOfProvider(provider);
 }
 
 interface PlannedMigration {
@@ -149,14 +193,37 @@ function migrationFolders(out: string): string[] {
   }
 }
 
+/** True when the project's dependencies are there (found above `out` or just installed) and it can be built. */
+async function ensureDependencies(out: string, options: GenerateOptions, report: StepReporter): Promise<boolean> {
+  const missing = missingDependencies(out);
+  if (missing.length === 0) return true;
+  if (options.install === false) {
+    report.info(`${options.out}: ${missing.length} dependencies are not installed (${missing.slice(0, 3).join(', ')}, ...); not built.`);
+    report.info(`next: cd ${options.out} && npm ${installCommand(out).join(' ')} && npm start`);
+    return false;
+  }
+  await report.step(
+    'install',
+    () => installDependencies(out, options.out),
+    (command) => `${command}: ${missing.length} packages were missing`,
+  );
+  return true;
+}
+
 async function build(out: string): Promise<void> {
+  await compile(out, 'the generated project');
+  // The client package ships compiled (client/dist: .js + .d.ts), so a front end needs no TypeScript.
+  await compile(join(out, CLIENT_DIR), 'the generated client');
+}
+
+async function compile(dir: string, what: string): Promise<void> {
   // typescript's exports hide bin/tsc; its package.json is exported and sits beside it.
   const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
   try {
-    await run(process.execPath, [tsc, '-p', join(out, 'tsconfig.json')], { cwd: out, maxBuffer: 64 * 1024 * 1024 });
+    await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {
     const output = `${(error as { stdout?: string }).stdout ?? ''}`.trim();
-    throw new BuildError(`the generated project does not compile:\n${output || String(error)}`);
+    throw new BuildError(`${what} does not compile:\n${output || String(error)}`);
   }
 }
 

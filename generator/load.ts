@@ -133,7 +133,10 @@ function withInverses(schema: typeof USER_SCHEMA, projectFiles: readonly SchemaF
     for (const [name, attribute] of Object.entries(fileAttributes ?? {})) {
       if (attribute === null || typeof attribute !== 'object' || attribute['target'] !== USER_UID) continue;
       const kind = INVERSE_KIND[String(attribute['relation'])];
-      for (const [side, other] of [['inversedBy', 'mappedBy'], ['mappedBy', 'inversedBy']] as const) {
+      for (const [side, other] of [
+        ['inversedBy', 'mappedBy'],
+        ['mappedBy', 'inversedBy'],
+      ] as const) {
         const inverse = attribute[side];
         if (kind === undefined || typeof inverse !== 'string' || inverse in attributes) continue;
         attributes[inverse] = { type: 'relation', relation: kind, target: file.uid, [other]: name };

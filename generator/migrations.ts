@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { DatabaseKind } from './emit/prisma.ts';
+import { DATABASES, type DatabaseKind } from './databases.ts';
+import { mysqlMigration } from './mysql-ddl.ts';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -29,13 +30,7 @@ export type DataLoss = readonly string[];
 export class DataLossError extends Error {
   override readonly name = 'DataLossError';
   constructor(readonly losses: DataLoss) {
-    super(
-      [
-        'the schema change would lose data:',
-        ...losses.map((l) => `  - ${l}`),
-        'rerun with --accept-data-loss to generate the migration anyway',
-      ].join('\n'),
-    );
+    super(['the schema change would lose data:', ...losses.map((l) => `  - ${l}`), 'rerun with --accept-data-loss to generate the migration anyway'].join('\n'));
   }
 }
 
@@ -45,6 +40,7 @@ export class MigrationDiffError extends Error {
 
 /** Runs `prisma migrate diff --script` between two schema texts (`undefined` = empty database). */
 export async function diffSchemas(previous: string | undefined, next: string, database: DatabaseKind): Promise<string> {
+  if (DATABASES[database].migrations === 'capi') return mysqlMigration(previous, next);
   const dir = await mkdtemp(join(tmpdir(), 'capi-diff-'));
   try {
     // The CLI reads ./prisma/schema.prisma at start-up to pick its engine; without it (or without
@@ -55,11 +51,18 @@ export async function diffSchemas(previous: string | undefined, next: string, da
     if (previous !== undefined) await writeFile(join(dir, 'previous.prisma'), previous);
     const prisma = require.resolve('prisma/build/index.js');
     const args = [prisma, 'migrate', 'diff', '--config', OFFLINE_CONFIG, ...from, '--to-schema-datamodel', join(dir, 'prisma', 'schema.prisma'), '--script'];
-    const env = { ...process.env, DATABASE_URL: database === 'sqlite' ? 'file:./offline.db' : 'postgresql://offline@127.0.0.1:1/offline', PRISMA_HIDE_UPDATE_MESSAGE: '1' };
+    const env = { ...process.env, DATABASE_URL: DATABASES[database].offlineUrl, PRISMA_HIDE_UPDATE_MESSAGE: '1' };
     const { stdout } = await run(process.execPath, args, { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 });
     return stdout;
   } catch (error) {
-    const detail = (error as { stderr?: string }).stderr?.trim().split('\n').filter(Boolean).at(-1) ?? String(error);
+    // Prisma's validation errors span several lines (the message, then the schema excerpt with a
+    // caret); the last line alone is often just the excerpt's frame.
+    const lines =
+      (error as { stderr?: string }).stderr
+        ?.trim()
+        .split('\n')
+        .filter((line) => line.trim() !== '') ?? [];
+    const detail = lines.length === 0 ? String(error) : lines.slice(-12).join('\n');
     throw new MigrationDiffError(`prisma migrate diff failed: ${detail}`);
   } finally {
     await rm(dir, { recursive: true, force: true });

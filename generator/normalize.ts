@@ -14,14 +14,7 @@
  */
 import type { SchemaFile } from './load.ts';
 import { pointer } from './diagnostics.ts';
-import {
-  ATTRIBUTE_OPTIONS,
-  CUSTOM_FIELD_STORAGE,
-  CUSTOM_FIELD_TYPE,
-  IGNORED_ATTRIBUTE_KEYS,
-  POLYMORPHIC_RELATION_KINDS,
-  UNKNOWN_CUSTOM_FIELD_STORAGE,
-} from './validate/catalog.ts';
+import { ATTRIBUTE_OPTIONS, CUSTOM_FIELD_STORAGE, CUSTOM_FIELD_TYPE, IGNORED_ATTRIBUTE_KEYS, POLYMORPHIC_RELATION_KINDS, UNKNOWN_CUSTOM_FIELD_STORAGE } from './validate/catalog.ts';
 import { isLocalized, record } from './validate/view.ts';
 
 /** Something capi did with the input that the author should hear about, though it is no error. */

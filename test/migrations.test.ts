@@ -22,10 +22,8 @@ describe('readLayout', () => {
 
 describe('findDataLoss', () => {
   it('finds nothing in an additive change', () => expect(findDataLoss(schema, withColumn)).toEqual([]));
-  it('names a dropped column', () =>
-    expect(findDataLoss(schema, withoutColumn)).toEqual(['column "articles"."reading_time" (Article.readingTime) would be dropped with its values']));
-  it('names a dropped table', () =>
-    expect(findDataLoss(schema, withoutTags)).toEqual(['table "articles_tags_lnk" (model ArticleTagsLink) would be dropped with all its rows']));
+  it('names a dropped column', () => expect(findDataLoss(schema, withoutColumn)).toEqual(['column "articles"."reading_time" (Article.readingTime) would be dropped with its values']));
+  it('names a dropped table', () => expect(findDataLoss(schema, withoutTags)).toEqual(['table "articles_tags_lnk" (model ArticleTagsLink) would be dropped with all its rows']));
   it('names a changed column type', () =>
     expect(findDataLoss(schema, retyped)).toEqual(['column "articles"."reading_time" (Article.readingTime) would change type from Int to String; values that do not convert are lost']));
 });

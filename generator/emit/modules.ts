@@ -11,6 +11,7 @@
  */
 import { posix } from 'node:path';
 import { Project, type SourceFile, VariableDeclarationKind, type WriterFunction } from 'ts-morph';
+import { SCALAR_TYPES, type EntityTsType } from '../../templates/contract/scalar-types.ts';
 import type { Attribute, Component, ContentType, Model, ScalarType } from '../model/types.ts';
 import { pascalCase } from '../model/names.ts';
 import type { EmittedFile } from './files.ts';
@@ -75,17 +76,6 @@ function addSchemaConstant(file: SourceFile, owner: Owner, runtimeSchema: string
   const isType = 'kind' in owner;
   const schemaType = isType ? 'ContentTypeSchema' : 'ComponentSchema';
   file.addImportDeclaration({ isTypeOnly: true, namedImports: [schemaType], moduleSpecifier: runtimeSchema });
-  const header = isType
-    ? {
-        uid: owner.uid,
-        kind: owner.kind,
-        singularName: owner.singularName,
-        pluralName: owner.pluralName,
-        table: owner.names.table,
-        draftAndPublish: owner.draftAndPublish,
-        localized: owner.localized,
-      }
-    : { uid: owner.uid, table: owner.names.table };
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
@@ -94,12 +84,39 @@ function addSchemaConstant(file: SourceFile, owner: Owner, runtimeSchema: string
       {
         name: schemaConstName(owner),
         initializer: (w) => {
-          w.write(literal({ ...header, attributes: Object.fromEntries(owner.attributes.map((a) => [a.name, fieldOf(a)])) }));
+          w.write(literal(staticTable(owner)));
           w.write(` as const satisfies ${schemaType}`);
         },
       },
     ],
   });
+}
+
+/**
+ * The static table of a content type or component as plain data: what its schema.ts constant
+ * holds. Tests build the runtime's model from a fixture with staticTables instead of importing
+ * the committed generated/ (docs/architecture.md, "Layers and their rules").
+ */
+export function staticTable(owner: Owner): object {
+  const header =
+    'kind' in owner
+      ? {
+          uid: owner.uid,
+          kind: owner.kind,
+          singularName: owner.singularName,
+          pluralName: owner.pluralName,
+          table: owner.names.table,
+          draftAndPublish: owner.draftAndPublish,
+          localized: owner.localized,
+        }
+      : { uid: owner.uid, table: owner.names.table };
+  return { ...header, attributes: Object.fromEntries(owner.attributes.map((a) => [a.name, fieldOf(a)])) };
+}
+
+/** Every static table of a model by UID: the value of the emitted src/model.ts (addRegistry). */
+export function staticTables(model: Model): { readonly contentTypes: Record<string, object>; readonly components: Record<string, object> } {
+  const byUid = (owners: readonly Owner[]): Record<string, object> => Object.fromEntries(owners.map((o) => [o.uid, staticTable(o)]));
+  return { contentTypes: byUid(model.contentTypes), components: byUid(model.components) };
 }
 
 /** The runtime's view of an attribute: the IR minus what only the generator needs. */
@@ -215,9 +232,7 @@ function routesConstName(type: ContentType): string {
 function addRoutes(file: SourceFile, type: ContentType): void {
   const collection = type.kind === 'collectionType';
   const factory = collection ? 'collectionTypeRoutes' : 'singleTypeRoutes';
-  const paths = collection
-    ? `GET|POST /api/${type.pluralName}, GET|PUT|DELETE /api/${type.pluralName}/:documentId`
-    : `GET|PUT|DELETE /api/${type.singularName}`;
+  const paths = collection ? `GET|POST /api/${type.pluralName}, GET|PUT|DELETE /api/${type.pluralName}/:documentId` : `GET|PUT|DELETE /api/${type.singularName}`;
   file.addImportDeclaration({ namedImports: [factory], moduleSpecifier: '../../runtime/rest/routes.ts' });
   file.addImportDeclaration({ namedImports: [schemaConstName(type)], moduleSpecifier: './schema.ts' });
   file.addVariableStatement({
@@ -248,29 +263,26 @@ function addContentApiMount(file: SourceFile, model: Model): void {
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: ['The content API: uploads, every content type\'s REST routes under /api, and GraphQL at /graphql.'],
+    docs: ["The content API: uploads, every content type's REST routes under /api, and GraphQL at /graphql."],
     declarations: [{ name: 'contentApi', initializer: `contentApiMount([${routed.map(routesConstName).join(', ')}], ${GRAPHQL_BINDINGS_NAME}, extensions)` }],
   });
 }
 
+/** Per entity type of the contract's SCALAR_TYPES, the TypeScript type of a value. */
+const ENTITY_TS_TYPES: Readonly<Record<EntityTsType, (values: readonly string[] | undefined, needJsonValue: () => void) => string>> = {
+  number: () => 'number',
+  boolean: () => 'boolean',
+  json: (_values, needJsonValue) => {
+    needJsonValue();
+    return 'JsonValue';
+  },
+  enumeration: (values) => (values ?? []).map((v) => JSON.stringify(v)).join(' | ') || 'string',
+  // biginteger travels as a string (JSON numbers lose precision past 2^53); dates as ISO strings
+  string: () => 'string',
+};
+
 function scalarTsType(type: ScalarType, values: readonly string[] | undefined, needJsonValue: () => void): string {
-  switch (type) {
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return 'number';
-    case 'boolean':
-      return 'boolean';
-    case 'json':
-    case 'blocks':
-      needJsonValue();
-      return 'JsonValue';
-    case 'enumeration':
-      return (values ?? []).map((v) => `'${v}'`).join(' | ') || 'string';
-    default:
-      // biginteger travels as a string (JSON numbers lose precision past 2^53); dates as ISO strings
-      return 'string';
-  }
+  return ENTITY_TS_TYPES[SCALAR_TYPES[type].typescript.entity](values, needJsonValue);
 }
 
 function addRegistry(file: SourceFile, model: Model): void {
@@ -281,8 +293,7 @@ function addRegistry(file: SourceFile, model: Model): void {
   for (const component of model.components) {
     file.addImportDeclaration({ namedImports: [schemaConstName(component)], moduleSpecifier: `./${componentPath(component).replace(/^src\//, '')}` });
   }
-  const entries = (owners: readonly Owner[]): string =>
-    owners.length === 0 ? '{}' : `{\n${owners.map((o) => `  '${o.uid}': ${schemaConstName(o)},`).join('\n')}\n}`;
+  const entries = (owners: readonly Owner[]): string => (owners.length === 0 ? '{}' : `{\n${owners.map((o) => `  '${o.uid}': ${schemaConstName(o)},`).join('\n')}\n}`);
   file.addVariableStatement({
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,

@@ -5,18 +5,8 @@
 import { compare, type SchemaFile } from '../load.ts';
 import { pointer } from '../diagnostics.ts';
 import { identifierAllocator } from './identifiers.ts';
-import { camelCase, componentTable, componentTypeName, linkTableName, pascalCase, pluginPrefix, snakeCase } from './names.ts';
-import type {
-  Attribute,
-  Component,
-  ContentType,
-  JsonValue,
-  LinkTable,
-  MediaKind,
-  Model,
-  RelationKind,
-  ScalarType,
-} from './types.ts';
+import { camelCase, componentTable, componentTypeName, linkTableName, pascalCase, pluginPrefix, snakeCase, SYSTEM_INDEX_COLUMNS } from './names.ts';
+import type { Attribute, Component, ContentType, JsonValue, LinkTable, MediaKind, Model, RelationKind, ScalarType } from './types.ts';
 
 /** The raw shape of one attribute after validation; only the keys the builder reads. */
 interface RawAttribute {
@@ -52,6 +42,7 @@ interface RawSchema {
   info: { singularName?: string; pluralName?: string; displayName?: string; description?: string };
   options?: { draftAndPublish?: boolean };
   pluginOptions?: { i18n?: { localized?: boolean } };
+  indexes?: { name?: string; columns: string[] }[];
   attributes: Record<string, RawAttribute>;
 }
 
@@ -124,9 +115,21 @@ function buildContentType(file: SchemaFile, tables: ReadonlyMap<string, string>,
     draftAndPublish: schema.options?.draftAndPublish === true,
     localized,
     attributes: buildAttributes(file, schema, localized, tables),
+    indexes: (schema.indexes ?? []).map((index) => ({
+      ...(index.name === undefined ? {} : { name: index.name }),
+      attributes: index.columns.map((name) => indexedAttribute(schema, name)),
+    })),
     names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, ...(identifiers.get(file.uid) as WantedIdentifiers) },
     file: file.path,
   };
+}
+
+/** The attribute an index entry names, by attribute name or column name (validated before). */
+function indexedAttribute(schema: RawSchema, name: string): string {
+  const system = SYSTEM_INDEX_COLUMNS.get(name);
+  if (system !== undefined) return system;
+  if (schema.attributes[name] !== undefined) return name;
+  return Object.keys(schema.attributes).find((attribute) => snakeCase(attribute) === name) ?? name;
 }
 
 function buildComponent(file: SchemaFile, tables: ReadonlyMap<string, string>, identifiers: ReadonlyMap<string, WantedIdentifiers>): Component {
@@ -139,17 +142,18 @@ function buildComponent(file: SchemaFile, tables: ReadonlyMap<string, string>, i
     name,
     displayName: schema.info.displayName ?? name,
     attributes: buildAttributes(file, schema, false, tables),
-    names: { table: tables.get(file.uid) as string, prismaModel: typeName, graphqlType: typeName, tsType: identifiers.get(file.uid)?.tsType as string, schemaConst: identifiers.get(file.uid)?.schemaConst as string },
+    names: {
+      table: tables.get(file.uid) as string,
+      prismaModel: typeName,
+      graphqlType: typeName,
+      tsType: identifiers.get(file.uid)?.tsType as string,
+      schemaConst: identifiers.get(file.uid)?.schemaConst as string,
+    },
     file: file.path,
   };
 }
 
-function buildAttributes(
-  file: SchemaFile,
-  schema: RawSchema,
-  typeLocalized: boolean,
-  tables: ReadonlyMap<string, string>,
-): Attribute[] {
+function buildAttributes(file: SchemaFile, schema: RawSchema, typeLocalized: boolean, tables: ReadonlyMap<string, string>): Attribute[] {
   return Object.entries(schema.attributes).map(([name, attr]) => {
     const base = {
       name,
@@ -196,20 +200,13 @@ function isLocalized(attr: RawAttribute): boolean {
   return attr.pluginOptions?.i18n?.localized === true;
 }
 
-function relationAttribute(
-  base: Omit<Attribute, 'kind'>,
-  ownerUid: string,
-  attr: RawAttribute,
-  tables: ReadonlyMap<string, string>,
-): Attribute {
+function relationAttribute(base: Omit<Attribute, 'kind'>, ownerUid: string, attr: RawAttribute, tables: ReadonlyMap<string, string>): Attribute {
   const relation = attr.relation as RelationKind;
   const target = attr.target as string;
   const owner = attr.mappedBy === undefined;
   const inverse = attr.inversedBy ?? attr.mappedBy;
   // The mappedBy side reads the link table of the inverse attribute on the target.
-  const linkTable = owner
-    ? linkTableName(tables.get(ownerUid) as string, base.name)
-    : linkTableName(tables.get(target) as string, inverse as string);
+  const linkTable = owner ? linkTableName(tables.get(ownerUid) as string, base.name) : linkTableName(tables.get(target) as string, inverse as string);
   return {
     ...base,
     kind: 'relation',

@@ -96,3 +96,20 @@ export function componentTable(uid: string): string {
 export function linkTableName(ownerTable: string, attribute: string): string {
   return `${ownerTable}_${snakeCase(attribute)}_lnk`;
 }
+
+/**
+ * Columns every content-type table has besides its attributes, by the names an index in a schema
+ * may give them (Strapi's column name or the attribute-style name), to the Prisma field name.
+ * `locale` exists on localized types only.
+ */
+export const SYSTEM_INDEX_COLUMNS: ReadonlyMap<string, string> = new Map([
+  ['document_id', 'documentId'],
+  ['documentId', 'documentId'],
+  ['locale', 'locale'],
+  ['published_at', 'publishedAt'],
+  ['publishedAt', 'publishedAt'],
+  ['created_at', 'createdAt'],
+  ['createdAt', 'createdAt'],
+  ['updated_at', 'updatedAt'],
+  ['updatedAt', 'updatedAt'],
+]);

@@ -4,25 +4,10 @@
  * columns, Prisma models, GraphQL types) so that emitters never re-derive or re-read raw JSON.
  */
 
-export type ScalarType =
-  | 'string'
-  | 'text'
-  | 'richtext'
-  | 'blocks'
-  | 'email'
-  | 'password'
-  | 'uid'
-  | 'integer'
-  | 'biginteger'
-  | 'decimal'
-  | 'float'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'time'
-  | 'timestamp'
-  | 'enumeration'
-  | 'json';
+import type { ScalarType } from '../../templates/contract/scalar-types.ts';
+
+/** The scalar attribute types are the contract's (SCALAR_TYPES). */
+export type { ScalarType };
 
 /** Strapi's relation kinds; `oneWay`/`manyWay` are the spelled-out forms of relations without an inverse. */
 export type RelationKind = 'oneToOne' | 'oneToMany' | 'manyToOne' | 'manyToMany' | 'oneWay' | 'manyWay';
@@ -110,12 +95,7 @@ export interface DynamicZoneAttribute extends AttributeBase {
   readonly max?: number;
 }
 
-export type Attribute =
-  | ScalarAttribute
-  | MediaAttribute
-  | RelationAttribute
-  | ComponentAttribute
-  | DynamicZoneAttribute;
+export type Attribute = ScalarAttribute | MediaAttribute | RelationAttribute | ComponentAttribute | DynamicZoneAttribute;
 
 /** Names derived once for every structured type (content type or component). */
 export interface DerivedNames {
@@ -149,9 +129,21 @@ export interface ContentType {
   readonly draftAndPublish: boolean;
   readonly localized: boolean;
   readonly attributes: readonly Attribute[];
+  /**
+   * Indexes the schema asks for beyond the ones every type gets (Strapi's experimental top-level
+   * `indexes` key): each lists the attributes indexed, in order, by attribute name (system
+   * columns as `documentId`, `locale`, `publishedAt`, `createdAt`, `updatedAt`).
+   */
+  readonly indexes: readonly TypeIndex[];
   readonly names: ContentTypeNames;
   /** Source file, relative to the content-types directory. */
   readonly file: string;
+}
+
+export interface TypeIndex {
+  /** The index name in the database; Prisma's `<table>_<columns>_idx` when the schema gives none. */
+  readonly name?: string;
+  readonly attributes: readonly string[];
 }
 
 export interface Component {

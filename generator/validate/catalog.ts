@@ -1,33 +1,20 @@
 /**
  * What capi accepts in a schema file, in one place: the attribute types, the options each type
  * takes and the enumerations of the format. The published JSON Schemas (json-schema.ts), the error
- * messages and the semantic checks all read these lists, so that they cannot disagree.
+ * messages and the semantic checks all read these lists, so that they cannot disagree. The scalar
+ * types and their options are the contract's table (templates/contract/scalar-types.ts).
  */
+import { SCALAR_TYPE_NAMES, SCALAR_TYPE_SPECS, type AttributeOptions, type ScalarType as ScalarTypeName } from '../../templates/contract/scalar-types.ts';
 
-export const SCALAR_TYPES = [
-  'string',
-  'text',
-  'richtext',
-  'blocks',
-  'email',
-  'password',
-  'uid',
-  'integer',
-  'biginteger',
-  'decimal',
-  'float',
-  'boolean',
-  'date',
-  'datetime',
-  'time',
-  'timestamp',
-  'enumeration',
-  'json',
-] as const;
+export type { OptionShape } from '../../templates/contract/scalar-types.ts';
+export type { ScalarTypeName };
 
-export const ATTRIBUTE_TYPES = [...SCALAR_TYPES, 'media', 'relation', 'component', 'dynamiczone'] as const;
+/** The structured attribute types; the scalar ones are the contract's (templates/contract/scalar-types.ts). */
+const STRUCTURED_TYPES = ['media', 'relation', 'component', 'dynamiczone'] as const;
 
-export type AttributeTypeName = (typeof ATTRIBUTE_TYPES)[number];
+export const ATTRIBUTE_TYPES = [...SCALAR_TYPE_NAMES, ...STRUCTURED_TYPES] as const;
+
+export type AttributeTypeName = ScalarTypeName | (typeof STRUCTURED_TYPES)[number];
 
 /** Types a component may hold: Strapi forbids dynamic zones inside components. */
 export const COMPONENT_ATTRIBUTE_TYPES: readonly AttributeTypeName[] = ATTRIBUTE_TYPES.filter((t) => t !== 'dynamiczone');
@@ -68,8 +55,6 @@ export const CUSTOM_FIELD_STORAGE: Readonly<Record<string, ScalarTypeName>> = {
 /** What an unknown custom field is served as: json takes whatever value the plugin stored. */
 export const UNKNOWN_CUSTOM_FIELD_STORAGE: ScalarTypeName = 'json';
 
-export type ScalarTypeName = (typeof SCALAR_TYPES)[number];
-
 /**
  * Keys Strapi, its core plugins and common community plugins write into an attribute that do not
  * change the content API: accepted on every attribute type and ignored. Each says why, for the
@@ -102,68 +87,30 @@ export const CONTENT_TYPE_KINDS = ['collectionType', 'singleType'] as const;
 /** Attribute types whose values are text, and may be the source of a uid. */
 export const UID_TARGET_TYPES: readonly AttributeTypeName[] = ['string', 'text'];
 
-/** The shape a JSON value of an option must have; json-schema.ts turns it into a schema. */
-export type OptionShape =
-  | 'boolean'
-  | 'string'
-  | 'integer'
-  | 'number'
-  | 'count' // a non-negative integer
-  | 'bigint' // an integer, or a string of digits (Strapi writes big integers as strings)
-  | 'regex'
-  | 'enumValues'
-  | 'graphqlName' // a GraphQL type name, or '' (Strapi's "none")
-  | 'mediaKinds'
-  | 'componentList'
-  | 'relationKind'
-  | 'uidOptions'
-  | 'pluginOptions'
-  | 'any';
-
-type Options = Readonly<Record<string, OptionShape>>;
-
-/** `required`, the type's own options, then `private` and the options every type takes. */
-function scalar(own: Options): Options {
-  return { required: 'boolean', ...own, private: 'boolean', configurable: 'boolean', pluginOptions: 'pluginOptions' };
-}
+type Options = AttributeOptions;
 
 /** Structured types: `required` where Strapi has it; `private` hides the whole attribute, as in Strapi. */
 function structured(own: Options): Options {
   return { ...own, private: 'boolean', configurable: 'boolean', pluginOptions: 'pluginOptions' };
 }
 
-const TEXT_LENGTH: Options = { minLength: 'count', maxLength: 'count' };
-
 /**
  * Options per attribute type, as Strapi 5's content-type builder writes them. Options missing
  * from a type's list are errors: capi would otherwise silently ignore a constraint the author
  * believes is enforced.
  */
-export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = {
-  string: scalar({ unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' }),
-  text: scalar({ unique: 'boolean', default: 'string', ...TEXT_LENGTH, regex: 'regex' }),
-  richtext: scalar({ default: 'string', ...TEXT_LENGTH }),
-  blocks: scalar({}),
-  email: scalar({ unique: 'boolean', default: 'string', ...TEXT_LENGTH }),
-  password: scalar({ ...TEXT_LENGTH }),
-  uid: scalar({ targetField: 'string', options: 'uidOptions', default: 'string', ...TEXT_LENGTH, regex: 'regex' }),
-  integer: scalar({ unique: 'boolean', default: 'integer', min: 'integer', max: 'integer' }),
-  biginteger: scalar({ unique: 'boolean', default: 'bigint', min: 'bigint', max: 'bigint' }),
-  decimal: scalar({ unique: 'boolean', default: 'number', min: 'number', max: 'number' }),
-  float: scalar({ unique: 'boolean', default: 'number', min: 'number', max: 'number' }),
-  boolean: scalar({ default: 'boolean' }),
-  date: scalar({ unique: 'boolean', default: 'string' }),
-  datetime: scalar({ unique: 'boolean', default: 'string' }),
-  time: scalar({ unique: 'boolean', default: 'string' }),
-  timestamp: scalar({ unique: 'boolean', default: 'string' }),
-  enumeration: scalar({ enum: 'enumValues', default: 'string', enumName: 'graphqlName' }),
-  json: scalar({ default: 'any' }),
+const STRUCTURED_OPTIONS: Readonly<Record<(typeof STRUCTURED_TYPES)[number], Options>> = {
   media: structured({ multiple: 'boolean', required: 'boolean', allowedTypes: 'mediaKinds' }),
   // `required` on a relation: in Strapi's attribute types; accepted, not checked on writes.
   relation: structured({ relation: 'relationKind', target: 'string', inversedBy: 'string', mappedBy: 'string', morphBy: 'string', required: 'boolean' }),
   component: structured({ component: 'string', repeatable: 'boolean', required: 'boolean', min: 'count', max: 'count' }),
   dynamiczone: structured({ components: 'componentList', required: 'boolean', min: 'count', max: 'count' }),
 };
+
+/** Every scalar type's options, from its entry (built over every name, so complete). */
+const SCALAR_OPTIONS = Object.fromEntries(SCALAR_TYPE_NAMES.map((type) => [type, SCALAR_TYPE_SPECS[type].options])) as Readonly<Record<ScalarTypeName, Options>>;
+
+export const ATTRIBUTE_OPTIONS: Readonly<Record<AttributeTypeName, Options>> = { ...SCALAR_OPTIONS, ...STRUCTURED_OPTIONS };
 
 /** Options an attribute of the type cannot do without. */
 export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readonly string[]>>> = {

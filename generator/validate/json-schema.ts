@@ -134,12 +134,7 @@ function shapeSchema(shape: OptionShape): JsonSchema {
 }
 
 function optionSchema(type: AttributeTypeName, key: string, shape: OptionShape): JsonSchema {
-  const description =
-    key === 'type'
-      ? TYPE_DESCRIPTIONS[type]
-      : shape === 'count'
-        ? (COUNT_DESCRIPTIONS[key] ?? OPTION_DESCRIPTIONS[key])
-        : OPTION_DESCRIPTIONS[key];
+  const description = key === 'type' ? TYPE_DESCRIPTIONS[type] : shape === 'count' ? (COUNT_DESCRIPTIONS[key] ?? OPTION_DESCRIPTIONS[key]) : OPTION_DESCRIPTIONS[key];
   return { description, ...shapeSchema(shape) };
 }
 
@@ -161,7 +156,7 @@ function ignoredKeys(): Record<string, JsonSchema> {
 }
 
 const CUSTOM_FIELD_DESCRIPTION =
-  'A plugin\'s custom field: served as the built-in type the plugin stores (string for a color picker, json for a multi-select, richtext for CKEditor; json when capi does not know the plugin).';
+  "A plugin's custom field: served as the built-in type the plugin stores (string for a color picker, json for a multi-select, richtext for CKEditor; json when capi does not know the plugin).";
 
 /** `"type": "customField"`: the plugin's field UID, its options, and the options every scalar takes. */
 function customFieldSchema(): JsonSchema {
@@ -244,6 +239,32 @@ const UID_OPTIONS: JsonSchema = {
   },
 };
 
+const INDEXES: JsonSchema = {
+  type: 'array',
+  description: "More database indexes (Strapi's experimental `indexes` key), for the columns this type's entries are filtered or sorted by; unique fields and uids are indexed already.",
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['columns'],
+    properties: {
+      name: {
+        type: 'string',
+        pattern: TABLE_NAME,
+        maxLength: 63,
+        errorMessage: 'must be an index name: a letter, then letters, digits, "_" or "-", at most 63 characters',
+        description: 'Index name in the database (default <table>_<columns>_idx).',
+      },
+      columns: {
+        type: 'array',
+        minItems: 1,
+        items: { type: 'string' },
+        description: 'Indexed columns, in order: attribute names or their column names, or document_id, locale, published_at, created_at, updated_at.',
+        examples: [['published_at'], ['reading_time', 'created_at']],
+      },
+    },
+  },
+};
+
 const SCHEMA_KEY: JsonSchema = { type: 'string', description: 'Path or URL of this JSON Schema, for editors.' };
 
 function attributesSchema(): JsonSchema {
@@ -304,6 +325,7 @@ export function contentTypeSchema(): JsonSchema {
       }),
       pluginOptions: { $ref: '#/definitions/typePluginOptions' },
       config: CONFIG_KEY,
+      indexes: INDEXES,
       attributes: attributesSchema(),
     },
     definitions: {

@@ -6,14 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { pointer as buildPointer, pointerToken } from '../diagnostics.ts';
 import type { SchemaFileKind } from '../load.ts';
-import {
-  ATTRIBUTE_OPTIONS,
-  ATTRIBUTE_TYPES,
-  IGNORED_ATTRIBUTE_KEYS,
-  RELATION_KINDS,
-  UNSUPPORTED_KEYS,
-  type AttributeTypeName,
-} from './catalog.ts';
+import { ATTRIBUTE_OPTIONS, ATTRIBUTE_TYPES, IGNORED_ATTRIBUTE_KEYS, RELATION_KINDS, UNSUPPORTED_KEYS, type AttributeTypeName } from './catalog.ts';
 import { KEBAB_CASE, TABLE_NAME, type JsonSchema } from './json-schema.ts';
 import { snakeCase, snakeWords } from '../model/names.ts';
 import { closest, didYouMean } from './suggest.ts';

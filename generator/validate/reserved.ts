@@ -47,9 +47,7 @@ export const RESERVED_ATTRIBUTE_PREFIXES: ReadonlyArray<readonly [string, string
 ];
 
 /** Suffixes of snake_case attribute names that capi derives names with. */
-export const RESERVED_ATTRIBUTE_SUFFIXES: ReadonlyArray<readonly [string, string]> = [
-  ['_lnk', 'capi names the link field of a relation "<relation>_lnk"'],
-];
+export const RESERVED_ATTRIBUTE_SUFFIXES: ReadonlyArray<readonly [string, string]> = [['_lnk', 'capi names the link field of a relation "<relation>_lnk"']];
 
 /** Tables capi's runtime owns. */
 export const RESERVED_TABLES: ReadonlyMap<string, string> = new Map([
@@ -68,12 +66,4 @@ export const RESERVED_TABLE_PREFIXES: ReadonlyArray<readonly [string, string]> =
  * names the GraphQL schema does define (`Query`, `Pagination`, `UploadFile`, `JSON`, ...) are
  * taken from the emitter itself (rules-graphql.ts) and need no list.
  */
-export const BUILTIN_TYPE_NAMES: ReadonlySet<string> = new Set([
-  'Subscription',
-  'Upload',
-  'UploadFolder',
-  'UploadFileLink',
-  'ResponseCollectionMeta',
-  'Prisma',
-  'PrismaClient',
-]);
+export const BUILTIN_TYPE_NAMES: ReadonlySet<string> = new Set(['Subscription', 'Upload', 'UploadFolder', 'UploadFileLink', 'ResponseCollectionMeta', 'Prisma', 'PrismaClient']);

@@ -2,21 +2,15 @@
  * Semantic checks inside one type: attribute names and the consistency of each attribute's
  * options with each other (defaults, ranges, enumeration values, uid sources, localization).
  */
-import { pointer } from '../diagnostics.ts';
-import { graphqlEnumValueName } from '../emit/graphql/names.ts';
+import { graphqlEnumValueName } from '../model/graphql-names.ts';
 import { camelCase, snakeCase } from '../model/names.ts';
 import { ATTRIBUTE_OPTIONS, UID_TARGET_TYPES } from './catalog.ts';
 import { finding, type Finding } from './finding.ts';
 import { checkDefault } from './rules-defaults.ts';
-import {
-  RESERVED_ATTRIBUTE_PREFIXES,
-  RESERVED_ATTRIBUTE_SNAKE_NAMES,
-  RESERVED_ATTRIBUTE_SUFFIXES,
-  RESERVED_COMPONENT_ATTRIBUTE_SNAKE_NAMES,
-} from './reserved.ts';
+import { RESERVED_ATTRIBUTE_PREFIXES, RESERVED_ATTRIBUTE_SNAKE_NAMES, RESERVED_ATTRIBUTE_SUFFIXES, RESERVED_COMPONENT_ATTRIBUTE_SNAKE_NAMES } from './reserved.ts';
 import { didYouMean } from './suggest.ts';
 import { bound, regexProblem } from './values.ts';
-import { isLocalized, text, type AttributeView, type TypeView } from './view.ts';
+import { text, type AttributeView, type TypeView } from './view.ts';
 
 /** What GraphQL, Prisma and TypeScript all accept as a field name. */
 const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
@@ -25,13 +19,7 @@ export function attributeFindings(type: TypeView): Finding[] {
   return [
     ...type.attributes.flatMap((a) => nameFinding(type, a)),
     ...columnClashFindings(type),
-    ...type.attributes.flatMap((a) => [
-      ...enumFindings(type, a),
-      ...checkDefault(type, a),
-      ...rangeFindings(type, a),
-      ...regexFindings(type, a),
-      ...uidFindings(type, a),
-    ]),
+    ...type.attributes.flatMap((a) => [...enumFindings(type, a), ...checkDefault(type, a), ...rangeFindings(type, a), ...regexFindings(type, a), ...uidFindings(type, a)]),
   ];
 }
 
@@ -68,7 +56,10 @@ function columnClashFindings(type: TypeView): Finding[] {
     if (column === '') continue;
     const owner = first.get(column);
     if (owner === undefined) first.set(column, attribute.name);
-    else out.push(finding(type.file, attribute.pointer, `attribute "${attribute.name}" has the same column "${column}" as "${owner}"`, 'rename one of them; columns are the snake_case of attribute names'));
+    else
+      out.push(
+        finding(type.file, attribute.pointer, `attribute "${attribute.name}" has the same column "${column}" as "${owner}"`, 'rename one of them; columns are the snake_case of attribute names'),
+      );
   }
   return out;
 }
@@ -92,7 +83,14 @@ function enumFindings(type: TypeView, attribute: AttributeView): Finding[] {
     if (seen.has(value)) out.push(finding(type.file, at, `enumeration value "${value}" is listed twice`, 'remove the duplicate'));
     else if (name === '') out.push(finding(type.file, at, `enumeration value "${value}" has no letter or digit, so it has no GraphQL name`, 'use at least one letter or digit'));
     else if (earlier !== undefined) {
-      out.push(finding(type.file, at, `enumeration values "${earlier}" and "${value}" both become the GraphQL enum value "${name}"`, 'rename one of them; GraphQL names a value by its letters and digits, joined by single "_"'));
+      out.push(
+        finding(
+          type.file,
+          at,
+          `enumeration values "${earlier}" and "${value}" both become the GraphQL enum value "${name}"`,
+          'rename one of them; GraphQL names a value by its letters and digits, joined by single "_"',
+        ),
+      );
     } else byName.set(name, value);
     seen.add(value);
   });
@@ -103,18 +101,29 @@ function rangeFindings(type: TypeView, attribute: AttributeView): Finding[] {
   const out: Finding[] = [];
   if (attribute.type === undefined) return out;
   const options = ATTRIBUTE_OPTIONS[attribute.type];
-  const pairs = [['min', 'max'], ['minLength', 'maxLength']] as const;
+  const pairs = [
+    ['min', 'max'],
+    ['minLength', 'maxLength'],
+  ] as const;
   for (const [low, high] of pairs) {
     if (!(low in options)) continue;
     const lo = bound(attribute.options[low]);
     const hi = bound(attribute.options[high]);
     if (lo !== undefined && hi !== undefined && lo > hi) {
-      out.push(finding(type.file, `${attribute.pointer}/${high}`, `"${high}" (${String(attribute.options[high])}) is less than "${low}" (${String(attribute.options[low])})`, `make "${high}" at least "${low}", or swap them`));
+      out.push(
+        finding(
+          type.file,
+          `${attribute.pointer}/${high}`,
+          `"${high}" (${String(attribute.options[high])}) is less than "${low}" (${String(attribute.options[low])})`,
+          `make "${high}" at least "${low}", or swap them`,
+        ),
+      );
     }
   }
   if (attribute.type === 'component' && attribute.options['repeatable'] !== true) {
     for (const key of ['min', 'max'] as const) {
-      if (attribute.options[key] !== undefined) out.push(finding(type.file, `${attribute.pointer}/${key}`, `"${key}" only applies to repeatable components`, `set "repeatable": true, or remove "${key}"`));
+      if (attribute.options[key] !== undefined)
+        out.push(finding(type.file, `${attribute.pointer}/${key}`, `"${key}" only applies to repeatable components`, `set "repeatable": true, or remove "${key}"`));
     }
   }
   return out;
@@ -124,7 +133,9 @@ function regexFindings(type: TypeView, attribute: AttributeView): Finding[] {
   const source = text(attribute.options['regex']);
   if (source === undefined) return [];
   const problem = regexProblem(source);
-  return problem === undefined ? [] : [finding(type.file, `${attribute.pointer}/regex`, `"regex" does not compile: ${problem}`, 'write a JavaScript regular expression, without the surrounding slashes')];
+  return problem === undefined
+    ? []
+    : [finding(type.file, `${attribute.pointer}/regex`, `"regex" does not compile: ${problem}`, 'write a JavaScript regular expression, without the surrounding slashes')];
 }
 
 function uidFindings(type: TypeView, attribute: AttributeView): Finding[] {

@@ -37,9 +37,7 @@ function referenceFinding(model: ModelView, type: TypeView, at: string, uid: str
   if (found !== undefined) return finding(type.file, at, `"${uid}" is a content type, not a component`, 'link content types with a "relation" attribute');
   const components = model.types.filter((t) => t.isComponent).map((t) => t.uid);
   const [category = 'category', name = 'name'] = uid.split('.');
-  const hint = components.length === 0
-    ? `add components/${category}/${name}.json`
-    : `${didYouMean(uid, components)}use one of: ${components.join(', ')}`;
+  const hint = components.length === 0 ? `add components/${category}/${name}.json` : `${didYouMean(uid, components)}use one of: ${components.join(', ')}`;
   return finding(type.file, at, `component "${uid}" does not exist`, hint);
 }
 
@@ -74,7 +72,14 @@ function cycleFindings(model: ModelView): Finding[] {
     const type = model.byUid.get(start)!;
     const first = cycle.edges[0]!;
     const path = [start, ...cycle.edges.map((e) => e.to)].join(' → ');
-    out.push(finding(type.file, pointer('attributes', first.attribute, 'component'), `component ${start} contains itself: ${path}`, `a component cannot nest itself; remove "${first.attribute}" or another link of the chain`));
+    out.push(
+      finding(
+        type.file,
+        pointer('attributes', first.attribute, 'component'),
+        `component ${start} contains itself: ${path}`,
+        `a component cannot nest itself; remove "${first.attribute}" or another link of the chain`,
+      ),
+    );
   }
   return out;
 }

@@ -5,6 +5,7 @@
  */
 import { finding, type Finding } from './finding.ts';
 import type { AttributeView, TypeView } from './view.ts';
+import { isScalarType, SCALAR_TYPES, type DefaultFormat } from '../../templates/contract/scalar-types.ts';
 import { ATTRIBUTE_OPTIONS } from './catalog.ts';
 import { bound, regexProblem } from './values.ts';
 
@@ -28,27 +29,24 @@ interface Problem {
   readonly hint: string;
 }
 
+/** The check of a text `default` per format of the contract's scalar types (DefaultFormat). */
+const FORMAT_CHECKS: Readonly<Record<DefaultFormat, (value: string, attribute: AttributeView) => Problem | undefined>> = {
+  any: () => undefined,
+  enumeration: (value, attribute) => {
+    const values = Array.isArray(attribute.options['enum']) ? [...new Set(attribute.options['enum'].map(String))] : [];
+    return values.includes(value) ? undefined : { message: 'is not one of the enumeration values', hint: `use one of: ${values.join(', ')}` };
+  },
+  date: (value) => (isCalendarDate(value) ? undefined : { message: 'is not a date', hint: 'write it as YYYY-MM-DD, e.g. "2024-01-31"' }),
+  time: (value) => (TIME.test(value) ? undefined : { message: 'is not a time of day', hint: 'write it as HH:mm:ss.SSS, e.g. "09:30:00.000"' }),
+  datetime: (value) => (DATETIME.test(value) && isCalendarDate(value.slice(0, 10)) ? undefined : { message: 'is not an ISO 8601 date-time', hint: 'write it like "2024-01-31T09:30:00.000Z"' }),
+  email: (value) => (EMAIL.test(value) ? undefined : { message: 'is not an e-mail address', hint: 'write an address like "name@example.com", or remove "default"' }),
+  uid: (value) => (UID.test(value) ? undefined : { message: 'is not a valid uid', hint: 'use only letters, digits and "-", "_", ".", "~"' }),
+};
+
 function formatProblem(attribute: AttributeView, value: unknown): Problem | undefined {
   if (typeof value !== 'string') return undefined; // a wrong JSON type is the schema's to report
-  switch (attribute.type) {
-    case 'enumeration': {
-      const values = Array.isArray(attribute.options['enum']) ? [...new Set(attribute.options['enum'].map(String))] : [];
-      return values.includes(value) ? undefined : { message: 'is not one of the enumeration values', hint: `use one of: ${values.join(', ')}` };
-    }
-    case 'date':
-      return isCalendarDate(value) ? undefined : { message: 'is not a date', hint: 'write it as YYYY-MM-DD, e.g. "2024-01-31"' };
-    case 'time':
-      return TIME.test(value) ? undefined : { message: 'is not a time of day', hint: 'write it as HH:mm:ss.SSS, e.g. "09:30:00.000"' };
-    case 'datetime':
-    case 'timestamp':
-      return DATETIME.test(value) && isCalendarDate(value.slice(0, 10)) ? undefined : { message: 'is not an ISO 8601 date-time', hint: 'write it like "2024-01-31T09:30:00.000Z"' };
-    case 'email':
-      return EMAIL.test(value) ? undefined : { message: 'is not an e-mail address', hint: 'write an address like "name@example.com", or remove "default"' };
-    case 'uid':
-      return UID.test(value) ? undefined : { message: 'is not a valid uid', hint: 'use only letters, digits and "-", "_", ".", "~"' };
-    default:
-      return undefined;
-  }
+  if (attribute.type === undefined || !isScalarType(attribute.type)) return undefined;
+  return FORMAT_CHECKS[SCALAR_TYPES[attribute.type].defaultFormat](value, attribute);
 }
 
 /** YYYY-MM-DD naming a day that exists (Date.parse would roll 2024-02-30 over to March). */
@@ -63,8 +61,8 @@ function boundsProblem(attribute: AttributeView, value: unknown): Problem | unde
   if (attribute.type === undefined) return undefined;
   const options = attribute.options;
   const allowed = ATTRIBUTE_OPTIONS[attribute.type];
-  // Big integers may be written as digit strings; other strings are text.
-  const amount = attribute.type === 'biginteger' ? bound(value) : typeof value === 'number' ? value : undefined;
+  // Big integers (a `bigint` default) may be written as digit strings; other strings are text.
+  const amount = allowed['default'] === 'bigint' ? bound(value) : typeof value === 'number' ? value : undefined;
   if (amount !== undefined && 'min' in allowed) {
     const min = bound(options['min']);
     const max = bound(options['max']);

@@ -7,25 +7,13 @@
  * emitter fail (or one type shadow another), and so would a name the schema already defines
  * (`Pagination`, `StringFilterInput`, `UploadFileInput`, `FileInfoInput`, ...).
  *
- * The names come from the emitter's own helpers and fixed definitions, so that the validator
- * and the emitter cannot disagree about what is generated.
+ * The names come from the naming helpers the emitter uses (model/graphql-names.ts) and the list of
+ * its fixed definitions (model/graphql-fixed-names.ts, checked against the emitter by a test), so
+ * that the validator and the emitter cannot disagree about what is generated.
  */
 import { specifiedScalarTypes } from 'graphql';
-import { commonTypes } from '../emit/graphql/common.ts';
-import { graphqlModel } from '../emit/graphql/entities.ts';
-import { scalarFilterInputs } from '../emit/graphql/filters.ts';
-import {
-  dynamicZoneInputName,
-  dynamicZoneTypeName,
-  entityResponseCollectionName,
-  enumTypeName,
-  filtersInputName,
-  inputName,
-  relationResponseCollectionName,
-} from '../emit/graphql/names.ts';
-import { mutationType, queryType } from '../emit/graphql/operations.ts';
-import { fileInfoInput, genericMorph, usersPermissionsTypeDefs } from '../emit/graphql/plugins.ts';
-import { customScalars } from '../emit/graphql/scalars.ts';
+import { dynamicZoneInputName, dynamicZoneTypeName, entityResponseCollectionName, enumTypeName, filtersInputName, inputName, relationResponseCollectionName } from '../model/graphql-names.ts';
+import { FIXED_GRAPHQL_TYPE_NAMES, PLUGIN_DOCUMENT_TYPE_NAMES } from '../model/graphql-fixed-names.ts';
 import { pointer } from '../diagnostics.ts';
 import { componentTypeName, pascalCase, pluginPrefix, snakeCase } from '../model/names.ts';
 import { finding, type Finding } from './finding.ts';
@@ -78,11 +66,10 @@ function ownerNames(typeName: string, owner: 'collectionType' | 'singleType' | '
  * names capi reserves.
  */
 function builtinNames(): ReadonlySet<string> {
-  const plugins = graphqlModel({ contentTypes: [], components: [], linkTables: [] });
   return new Set([
     ...specifiedScalarTypes.map((scalar) => scalar.name),
-    ...[...customScalars(), ...commonTypes(), ...scalarFilterInputs(), fileInfoInput(), genericMorph(plugins), ...usersPermissionsTypeDefs(), queryType(plugins), mutationType(plugins)].map((def) => def.name),
-    ...plugins.entities.flatMap((entity) => ownerNames(entity.typeName, entity.kind).map((n) => n.name)),
+    ...FIXED_GRAPHQL_TYPE_NAMES,
+    ...PLUGIN_DOCUMENT_TYPE_NAMES.flatMap((typeName) => ownerNames(typeName, 'collectionType').map((n) => n.name)),
     ...BUILTIN_TYPE_NAMES,
   ]);
 }

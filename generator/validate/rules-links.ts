@@ -29,7 +29,9 @@ export function linkFindings(model: ModelView): Finding[] {
     const tableOwner = tables.get(link.table.toLowerCase());
     const modelOwner = models.get(link.model);
     if (tableOwner !== undefined) {
-      out.push(finding(link.type.file, link.attribute.pointer, `${where} stores its links in the table "${link.table}", which is already ${tableOwner}`, 'rename the relation, or the other collectionName'));
+      out.push(
+        finding(link.type.file, link.attribute.pointer, `${where} stores its links in the table "${link.table}", which is already ${tableOwner}`, 'rename the relation, or the other collectionName'),
+      );
     } else if (modelOwner !== undefined) {
       out.push(finding(link.type.file, link.attribute.pointer, `${where} gets the Prisma model "${link.model}", which is already ${modelOwner}`, 'rename the relation, or the other type'));
     }

@@ -46,7 +46,10 @@ function ownNameFindings(type: TypeView): Finding[] {
   if (singular !== undefined && singular === plural) {
     out.push(finding(type.file, PLURAL, `pluralName "${plural}" is the same as singularName`, `use a distinct pluralName, e.g. "${singular}-items"`));
   }
-  for (const [field, at, name] of [['singularName', SINGULAR, singular], ['pluralName', PLURAL, plural]] as const) {
+  for (const [field, at, name] of [
+    ['singularName', SINGULAR, singular],
+    ['pluralName', PLURAL, plural],
+  ] as const) {
     const reason = name === undefined ? undefined : RESERVED_TYPE_NAMES.get(name);
     if (reason !== undefined) out.push(finding(type.file, at, `${field} "${name}" is reserved: ${reason}`, `choose another ${field}, e.g. "my-${name}"`));
   }
@@ -82,7 +85,10 @@ function apiNameFindings(types: readonly TypeView[]): Finding[] {
   const owners = new Map<string, Claim>();
   const out: Finding[] = [];
   for (const type of types) {
-    for (const [field, at, raw] of [['singularName', SINGULAR, type.singularName], ['pluralName', PLURAL, type.pluralName]] as const) {
+    for (const [field, at, raw] of [
+      ['singularName', SINGULAR, type.singularName],
+      ['pluralName', PLURAL, type.pluralName],
+    ] as const) {
       if (raw === undefined || raw === '') continue;
       const claim: Claim = { type, at, label: `${field} "${raw}"`, raw };
       const key = camelCase(raw);
@@ -116,7 +122,8 @@ function tableFindings(types: readonly TypeView[]): Finding[] {
     const reserved = explicit === undefined ? undefined : reservedTable(table);
     const owner = owners.get(table.toLowerCase());
     if (reserved !== undefined) out.push(finding(type.file, at, `${label} is reserved: ${reserved}`, 'choose another collectionName'));
-    else if (owner !== undefined) out.push(finding(type.file, at, `${label} is already the table of ${owner.uid} (${owner.file.path})`, 'give every content type and component its own "collectionName"'));
+    else if (owner !== undefined)
+      out.push(finding(type.file, at, `${label} is already the table of ${owner.uid} (${owner.file.path})`, 'give every content type and component its own "collectionName"'));
     else owners.set(table.toLowerCase(), type);
   }
   return out;

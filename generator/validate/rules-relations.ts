@@ -75,7 +75,9 @@ function inverseFindings(model: ModelView, type: TypeView, attribute: AttributeV
   if (other === undefined) {
     const relations = target.attributes.filter((a) => a.type === 'relation').map((a) => a.name);
     const back = side === 'inversedBy' ? 'mappedBy' : 'inversedBy';
-    return [finding(type.file, at, `${side} "${name}" is not an attribute of ${target.uid}`, `${didYouMean(name, relations)}add a relation "${name}" to ${target.uid} with "${back}": "${attribute.name}"`)];
+    return [
+      finding(type.file, at, `${side} "${name}" is not an attribute of ${target.uid}`, `${didYouMean(name, relations)}add a relation "${name}" to ${target.uid} with "${back}": "${attribute.name}"`),
+    ];
   }
   if (other === attribute) return [finding(type.file, at, 'a relation cannot be its own inverse', `point "${side}" at another relation attribute of ${target.uid}`)];
   if (other.type === undefined) return []; // its missing or unknown type is reported on it
@@ -95,16 +97,24 @@ function pairFindings(type: TypeView, attribute: AttributeView, side: Side, targ
   const back: Side = side === 'inversedBy' ? 'mappedBy' : 'inversedBy';
   const otherTarget = text(other.options['target']);
   if (otherTarget !== type.uid) {
-    return [finding(type.file, at, `"${name}" of ${target.uid} targets ${JSON.stringify(otherTarget ?? null)}, not ${type.uid}`, `set "target": "${type.uid}" on "${name}", or point "${side}" at another attribute`)];
+    return [
+      finding(
+        type.file,
+        at,
+        `"${name}" of ${target.uid} targets ${JSON.stringify(otherTarget ?? null)}, not ${type.uid}`,
+        `set "target": "${type.uid}" on "${name}", or point "${side}" at another attribute`,
+      ),
+    ];
   }
   if (text(other.options[side]) === attribute.name) return sameSideFinding(type, attribute, side, target, other);
   const pointsTo = text(other.options[back]);
   // The other side names an attribute that does not exist: it reports that itself.
   if (pointsTo !== undefined && !type.attributes.some((a) => a.name === pointsTo)) return [];
   if (pointsTo !== attribute.name) {
-    const message = pointsTo === undefined
-      ? `"${name}" of ${target.uid} does not point back with "${back}": "${attribute.name}"`
-      : `"${name}" of ${target.uid} has "${back}": "${pointsTo}", not "${attribute.name}"`;
+    const message =
+      pointsTo === undefined
+        ? `"${name}" of ${target.uid} does not point back with "${back}": "${attribute.name}"`
+        : `"${name}" of ${target.uid} has "${back}": "${pointsTo}", not "${attribute.name}"`;
     return [finding(type.file, at, message, `set "${back}": "${attribute.name}" on "${name}" of ${target.uid}`)];
   }
   return side === 'inversedBy' ? kindFindings(type, attribute, target, other) : [];
@@ -116,7 +126,14 @@ function sameSideFinding(type: TypeView, attribute: AttributeView, side: Side, t
   const there = `${target.file.path}#${other.pointer}`;
   if (there < here) return [];
   const back: Side = side === 'inversedBy' ? 'mappedBy' : 'inversedBy';
-  return [finding(type.file, `${attribute.pointer}/${side}`, `both sides of the relation use "${side}" ("${other.name}" of ${target.uid} too)`, `change one side to "${back}"; the "inversedBy" side owns the relation`)];
+  return [
+    finding(
+      type.file,
+      `${attribute.pointer}/${side}`,
+      `both sides of the relation use "${side}" ("${other.name}" of ${target.uid} too)`,
+      `change one side to "${back}"; the "inversedBy" side owns the relation`,
+    ),
+  ];
 }
 
 function kindFindings(type: TypeView, attribute: AttributeView, target: TypeView, other: AttributeView): Finding[] {

@@ -7,6 +7,7 @@ import type { Finding } from './finding.ts';
 import { attributeFindings } from './rules-attributes.ts';
 import { componentFindings } from './rules-components.ts';
 import { graphqlNameFindings } from './rules-graphql.ts';
+import { indexFindings } from './rules-indexes.ts';
 import { linkFindings } from './rules-links.ts';
 import { nameFindings } from './rules-names.ts';
 import { relationFindings } from './rules-relations.ts';
@@ -21,5 +22,6 @@ export function semanticFindings(files: readonly SchemaFile[]): Finding[] {
     ...relationFindings(model),
     ...linkFindings(model),
     ...componentFindings(model),
+    ...model.types.flatMap(indexFindings),
   ];
 }

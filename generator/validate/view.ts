@@ -7,12 +7,7 @@
 import { pointer } from '../diagnostics.ts';
 import type { SchemaFile } from '../load.ts';
 import { componentTable } from '../model/names.ts';
-import {
-  ATTRIBUTE_TYPES,
-  COMPONENT_ATTRIBUTE_TYPES,
-  RELATION_KINDS,
-  type AttributeTypeName,
-} from './catalog.ts';
+import { ATTRIBUTE_TYPES, COMPONENT_ATTRIBUTE_TYPES, RELATION_KINDS, type AttributeTypeName } from './catalog.ts';
 
 export type RelationKindName = (typeof RELATION_KINDS)[number];
 

@@ -50,7 +50,26 @@ describe('column domains', () => {
 
   it('has a domain for every attribute type', () => {
     expect(Object.keys(COLUMN_DOMAINS).sort()).toEqual(
-      ['biginteger', 'blocks', 'boolean', 'date', 'datetime', 'decimal', 'email', 'enumeration', 'float', 'integer', 'json', 'password', 'richtext', 'string', 'text', 'time', 'timestamp', 'uid'].sort(),
+      [
+        'biginteger',
+        'blocks',
+        'boolean',
+        'date',
+        'datetime',
+        'decimal',
+        'email',
+        'enumeration',
+        'float',
+        'integer',
+        'json',
+        'password',
+        'richtext',
+        'string',
+        'text',
+        'time',
+        'timestamp',
+        'uid',
+      ].sort(),
     );
   });
 

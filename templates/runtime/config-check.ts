@@ -34,7 +34,7 @@ export function fail(where: Where, message: string): never {
 
 /** `(got "a lot")`: a short JSON rendering of the offending value. */
 export function got(value: unknown): string {
-  const text = value === undefined ? 'nothing' : JSON.stringify(value) ?? String(value);
+  const text = value === undefined ? 'nothing' : (JSON.stringify(value) ?? String(value));
   return `(got ${text.length > 60 ? `${text.slice(0, 57)}...` : text})`;
 }
 
@@ -62,11 +62,7 @@ export interface IntegerRange {
 }
 
 export function integer(where: Where, value: unknown, range: IntegerRange = {}): number {
-  const ok =
-    typeof value === 'number' &&
-    Number.isSafeInteger(value) &&
-    (range.min === undefined || value >= range.min) &&
-    (range.max === undefined || value <= range.max);
+  const ok = typeof value === 'number' && Number.isSafeInteger(value) && (range.min === undefined || value >= range.min) && (range.max === undefined || value <= range.max);
   if (!ok) fail(where, `must be ${describeRange(range)} ${got(value)}`);
   return value as number;
 }

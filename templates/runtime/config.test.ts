@@ -1,3 +1,4 @@
+import { defaultMiddlewareList } from './middlewares/config.ts';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,16 +45,167 @@ function errorOf(files: Record<string, unknown>, env: Environment = {}): string 
   throw new Error('expected a ConfigError');
 }
 
+describe("GraphQL settings under Strapi's names", () => {
+  const graphql = (config: Record<string, unknown>, env: Environment = {}) => load({ 'plugins.json': { graphql: { config } } }, env).plugins.graphql;
+
+  it('turns the IDE and introspection off in production, on elsewhere', () => {
+    expect(graphql({}, { NODE_ENV: 'production' })).toMatchObject({ landingPage: false, introspection: false });
+    expect(graphql({}, { NODE_ENV: 'development' })).toMatchObject({ landingPage: true, introspection: true });
+    expect(graphql({})).toMatchObject({ landingPage: true, introspection: true });
+  });
+
+  it('lets landingPage, playgroundAlways and apolloServer.introspection decide', () => {
+    expect(graphql({ landingPage: true }, { NODE_ENV: 'production' }).landingPage).toBe(true);
+    expect(graphql({ playgroundAlways: true }, { NODE_ENV: 'production' }).landingPage).toBe(true);
+    expect(graphql({ landingPage: false }).landingPage).toBe(false);
+    expect(graphql({ apolloServer: { introspection: true } }, { NODE_ENV: 'production' }).introspection).toBe(true);
+    expect(graphql({ apolloServer: { introspection: false } }).introspection).toBe(false);
+  });
+
+  it('has no cost limit unless maxCost is set, and reads amountLimit', () => {
+    expect(graphql({}).maxCost).toBeNull();
+    expect(graphql({ maxCost: 2_000_000 }).maxCost).toBe(2_000_000);
+    expect(graphql({ amountLimit: 50 }).amountLimit).toBe(50);
+    expect(graphql({}).amountLimit).toBeNull();
+    expect(graphql({ amountLimit: null }).amountLimit).toBeNull();
+  });
+
+  it('refuses what it cannot honour, naming the key', () => {
+    expect(errorOf({ 'plugins.json': { graphql: { config: { landingPage: 'yes' } } } })).toBe('config/plugins.json: graphql.config.landingPage must be true or false (got "yes")');
+    expect(errorOf({ 'plugins.json': { graphql: { config: { apolloServer: { mocks: true } } } } })).toBe('config/plugins.json: unknown key "graphql.config.apolloServer.mocks"');
+    // Strapi's documented example: accepted, as Apollo 4 ignores it.
+    expect(graphql({ apolloServer: { tracing: false }, amountLimit: 100, playgroundAlways: false }).landingPage).toBe(true);
+    expect(errorOf({ 'plugins.json': { graphql: { config: { endpoint: '/gql' } } } })).toBe('config/plugins.json: graphql.config.endpoint can only be "/graphql" (got "/gql")');
+  });
+});
+
+describe('config/middlewares.json', () => {
+  const middlewares = (json: unknown) => load({ 'middlewares.json': json }).middlewares;
+
+  it("reads strapi::session with Strapi's defaults, the keys from APP_KEYS, secure in production", () => {
+    const session = (config: unknown, env: Environment = {}) => load({ 'middlewares.json': ['strapi::body', { name: 'strapi::session', config }] }, env).middlewares[1];
+    expect(session({})).toEqual({
+      name: 'strapi::session',
+      config: { key: 'koa.sess', maxAge: 86_400_000, httpOnly: true, secure: false, sameSite: false, signed: true, overwrite: true, keys: null },
+    });
+    expect(session({}, { NODE_ENV: 'production', APP_KEYS: 'keyA, keyB,' })).toMatchObject({ config: { secure: true, keys: ['keyA', 'keyB'] } });
+    expect(session({ key: 'sid', maxAge: 'session', sameSite: 'lax', secure: true, httpOnly: false, rolling: false, renew: false, autoCommit: true })).toMatchObject({
+      config: { key: 'sid', maxAge: 'session', sameSite: 'lax', secure: true, httpOnly: false },
+    });
+  });
+
+  it("takes Strapi's names and { name, config } entries, in order, with Strapi's defaults", () => {
+    const entries = middlewares([
+      'strapi::errors',
+      { name: 'strapi::cors', config: { origin: ['https://a.example', 'https://b.example'], maxAge: 600 } },
+      'strapi::body',
+      { name: 'strapi::poweredBy', config: { poweredBy: 'Acme' } },
+    ]);
+    expect(entries.map((entry) => entry.name)).toEqual(['strapi::errors', 'strapi::cors', 'strapi::body', 'strapi::poweredBy']);
+    expect(entries[1]).toEqual({
+      name: 'strapi::cors',
+      config: {
+        origin: ['https://a.example', 'https://b.example'],
+        credentials: true,
+        methods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'],
+        headers: ['Content-Type', 'Authorization', 'Origin', 'Accept'],
+        expose: [],
+        maxAge: 600,
+      },
+    });
+    expect(entries[2]).toEqual({ name: 'strapi::body', config: { jsonLimit: 1_048_576, formLimit: 56 * 1024, textLimit: 56 * 1024, json: true, urlencoded: true, text: true } });
+    expect(entries[3]).toEqual({ name: 'strapi::poweredBy', config: { poweredBy: 'Acme' } });
+  });
+
+  it('reads sizes as koa-body writes them, and a comma-separated origin as a list', () => {
+    const [body, cors] = middlewares([
+      { name: 'strapi::body', config: { jsonLimit: '2mb', formLimit: '100kb', textLimit: 512 } },
+      { name: 'strapi::cors', config: { origin: 'https://a.example, https://b.example' } },
+    ]);
+    expect(body).toMatchObject({ config: { jsonLimit: 2 * 1024 * 1024, formLimit: 100 * 1024, textLimit: 512 } });
+    expect(cors).toMatchObject({ config: { origin: ['https://a.example', 'https://b.example'] } });
+  });
+
+  it('says what is wrong in one line: unknown names, custom code, bad options', () => {
+    expect(errorOf({ 'middlewares.json': ['strapi::body', 'strapi::corz'] })).toMatch(
+      /^config\/middlewares.json: \[1\] is not a middleware capi knows \(got "strapi::corz"\) \(did you mean "strapi::cors"\?\); known: strapi::logger, /,
+    );
+    expect(errorOf({ 'middlewares.json': ['strapi::body', 'global::audit'] })).toBe(
+      'config/middlewares.json: [1] "global::audit" is custom code of the Strapi project: port it to src/extensions/index.ts (middlewares.before or .after, see docs/extending.md) and remove it from this file',
+    );
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::cors', config: { origin: 5 } }] })).toBe('config/middlewares.json: [1].config.origin must be an array (got 5)');
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::security', config: { hsts: { maxAge: -1 } } }] })).toBe(
+      'config/middlewares.json: [1].config.hsts.maxAge must be an integer >= 0 (got -1)',
+    );
+    expect(errorOf({ 'middlewares.json': [{ name: 'strapi::body', config: { jsonLimit: 'lots' } }] })).toBe(
+      'config/middlewares.json: [0].config.jsonLimit must be a number of bytes or a size like "1mb" or "56kb" (got "lots")',
+    );
+    expect(errorOf({ 'middlewares.json': ['strapi::cors'] })).toBe('config/middlewares.json: must list "strapi::body": every write and GraphQL request has a JSON body');
+    expect(errorOf({ 'middlewares.json': ['strapi::body', 'strapi::body'] })).toBe('config/middlewares.json: [1] lists "strapi::body" a second time');
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::session', config: { rolling: true } }] })).toBe(
+      "config/middlewares.json: [1].config.rolling can only be false: capi's session sends its cookie when the session changes (got true)",
+    );
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::session', config: { sameSite: 'loose' } }] })).toBe(
+      'config/middlewares.json: [1].config.sameSite must be one of "strict", "lax", "none" (got "loose")',
+    );
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::security', config: null }] })).toBe('config/middlewares.json: [1].config must be a JSON object (got null)');
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::security', config: { contentSecurityPolicy: { directives: null } } }] })).toBe(
+      'config/middlewares.json: [1].config.contentSecurityPolicy.directives must be a JSON object (got null)',
+    );
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::security', config: { crossOriginOpenerPolicy: { policy: 'open' } } }] })).toMatch(
+      /\[1\]\.config\.crossOriginOpenerPolicy\.policy must be one of "same-origin", "same-origin-allow-popups", "unsafe-none"/,
+    );
+  });
+
+  it("keeps helmet's policy values, and merges CSP directives over Strapi's", () => {
+    const [, security] = middlewares([
+      'strapi::body',
+      {
+        name: 'strapi::security',
+        config: {
+          crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+          crossOriginEmbedderPolicy: true,
+          contentSecurityPolicy: { directives: { imgSrc: ["'self'", 'https://cdn.example'], 'upgrade-insecure-requests': null } },
+        },
+      },
+    ]);
+    expect(security).toMatchObject({
+      config: {
+        crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+        crossOriginEmbedderPolicy: { policy: 'require-corp' },
+        crossOriginResourcePolicy: false,
+        contentSecurityPolicy: { useDefaults: true, directives: { 'img-src': ["'self'", 'https://cdn.example'], 'connect-src': ["'self'", 'https:'], 'upgrade-insecure-requests': null } },
+      },
+    });
+  });
+});
+
+describe('config/rate-limit.json', () => {
+  it('reads each group, with the defaults for groups left out', () => {
+    const limits = load({ 'rate-limit.json': { rest: { enabled: true, max: 100, interval: '15m' }, upload: { max: 3 } } }).rateLimits;
+    expect(limits.rest).toEqual({ enabled: true, max: 100, intervalMs: 15 * 60_000 });
+    expect(limits.upload).toEqual({ enabled: true, max: 3, intervalMs: 900_000 });
+    expect(limits.graphql).toEqual({ enabled: false, max: 300, intervalMs: 60_000 });
+    expect(errorOf({ 'rate-limit.json': { uploads: {} } })).toBe('config/rate-limit.json: unknown key "uploads" (did you mean "upload"?)');
+  });
+});
+
 describe('loadConfig defaults', () => {
   it('takes every default when no file exists', () => {
     const root = project();
     const config = loadConfig({ projectRoot: root, env: {}, model });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576 });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false });
     expect(config.database).toEqual({ client: 'sqlite', filename: join(root, '.data/data.db'), label: '.data/data.db' });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
-    expect(config.plugins.graphql).toEqual({ defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: 50000 });
+    expect(config.plugins.graphql).toEqual({ defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: null, amountLimit: 100, landingPage: true, introspection: true });
+    expect(config.middlewares.map((entry) => entry.name)).toEqual([...defaultMiddlewareList]);
+    expect(config.rateLimits).toEqual({
+      upload: { enabled: true, max: 300, intervalMs: 900_000 },
+      rest: { enabled: false, max: 600, intervalMs: 60_000 },
+      graphql: { enabled: false, max: 300, intervalMs: 60_000 },
+    });
     expect(config.plugins.i18n).toEqual({ defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] });
-    expect(config.plugins.upload).toEqual({ sizeLimit: 209715200, allowedMimeTypes: null });
+    expect(config.plugins.upload).toEqual({ sizeLimit: 209715200, allowedMimeTypes: null, provider: { provider: 'local' } });
     expect(config.plugins.usersPermissions).toEqual({
       jwt: { expiresIn: 30 * 24 * 3600 },
       register: { allowedFields: [] },
@@ -82,7 +234,7 @@ describe('loadConfig defaults', () => {
   });
 
   it('reads back exactly what defaultConfigFiles writes, for both databases', () => {
-    for (const client of ['sqlite', 'postgres'] as const) {
+    for (const client of ['sqlite', 'postgres', 'mysql'] as const) {
       const files: Record<string, unknown> = { ...defaultConfigFiles(client), 'permissions.json': defaultPermissions(model) };
       const config = load(files);
       expect(config.database.client).toBe(client);
@@ -119,7 +271,7 @@ describe('loadConfig defaults', () => {
       'plugins.json': { upload: { sizeLimit: 1000, allowedMimeTypes: ['image/*', 'Application/PDF'] } },
       'permissions.json': { public: ['api::article.article.find', 'api::article.article.find'], editor: ['api::global.global.update'] },
     });
-    expect(config.plugins.upload).toEqual({ sizeLimit: 1000, allowedMimeTypes: ['image/*', 'application/pdf'] });
+    expect(config.plugins.upload).toEqual({ sizeLimit: 1000, allowedMimeTypes: ['image/*', 'application/pdf'], provider: { provider: 'local' } });
     expect(config.permissions).toEqual({ public: ['api::article.article.find'], authenticated: [], editor: ['api::global.global.update'] });
   });
 });
@@ -151,6 +303,22 @@ describe('environment overrides', () => {
     });
     expect(load({}, { DATABASE_URL: 'postgresql://localhost/app' }).database).toMatchObject({ client: 'postgres', label: 'localhost/app' });
   });
+
+  it('DATABASE_URL mysql:// and mariadb:// mean mysql, and database.json takes client "mysql"', () => {
+    expect(load({}, { DATABASE_URL: 'mysql://u:secret@db.example:3307/shop' }).database).toEqual({
+      client: 'mysql',
+      url: 'mysql://u:secret@db.example:3307/shop',
+      label: 'db.example:3307/shop',
+      pool: { max: 10 },
+    });
+    expect(load({}, { DATABASE_URL: 'mariadb://localhost/app' }).database).toMatchObject({ client: 'mysql', label: 'localhost/app' });
+    expect(load({ 'database.json': { client: 'mysql', connection: { url: 'mysql://root@127.0.0.1:3306/db' }, pool: { max: 3 } } }).database).toEqual({
+      client: 'mysql',
+      url: 'mysql://root@127.0.0.1:3306/db',
+      label: '127.0.0.1:3306/db',
+      pool: { max: 3 },
+    });
+  });
 });
 
 describe('error messages', () => {
@@ -166,8 +334,11 @@ describe('error messages', () => {
     [{ 'server.json': { port: 70000 } }, 'config/server.json: port must be an integer between 0 and 65535 (got 70000)'],
     [{ 'server.json': { host: '' } }, 'config/server.json: host must be a non-empty string (got "")'],
     [{ 'server.json': '{ "port": 1, }' }, 'config/server.json: is not valid JSON: '],
-    [{ 'database.json': { client: 'mysql' } }, 'config/database.json: client must be one of "sqlite", "postgres" (got "mysql")'],
-    [{ 'database.json': { connection: {} } }, 'config/database.json: client must be one of "sqlite", "postgres" (got nothing)'],
+    [{ 'database.json': { client: 'oracle' } }, 'config/database.json: client must be one of "sqlite", "postgres", "mysql" (got "oracle")'],
+    [{ 'database.json': { client: 'mysql' } }, 'config/database.json: connection.url is required when client is "mysql"'],
+    [{ 'database.json': { client: 'mysql', connection: { url: 'postgres://h/db' } } }, 'config/database.json: connection.url must start with "mysql://" or "mariadb://" (got "postgres://h/db")'],
+    [{ 'database.json': { client: 'mysql', connection: { url: 'mysql://h' } } }, 'config/database.json: connection.url names no database (mysql://user@host:3306/database) (got "mysql://h")'],
+    [{ 'database.json': { connection: {} } }, 'config/database.json: client must be one of "sqlite", "postgres", "mysql" (got nothing)'],
     [{ 'database.json': { client: 'postgres' } }, 'config/database.json: connection.url is required when client is "postgres"'],
     [{ 'database.json': { client: 'sqlite', connection: { url: 'x' } } }, 'config/database.json: unknown key "connection.url"'],
     [{ 'database.json': { client: 'sqlite', pool: { max: 2 } } }, 'config/database.json: pool is only valid when client is "postgres"'],
@@ -181,11 +352,17 @@ describe('error messages', () => {
     [{ 'plugins.json': { i18n: { locales: [] } } }, 'config/plugins.json: i18n.locales must list at least one locale'],
     [{ 'plugins.json': { upload: { sizeLimit: -5 } } }, 'config/plugins.json: upload.sizeLimit must be an integer >= 1 (got -5)'],
     [{ 'plugins.json': { upload: { allowedMimeTypes: ['png'] } } }, 'config/plugins.json: upload.allowedMimeTypes[0] must be a MIME type like "image/png" or "image/*" (got "png")'],
-    [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: '3600' } } } } }, 'config/plugins.json: users-permissions.config.jwt.expiresIn must be a number of seconds or a duration like "30d", "12h" or "90m" (got "3600")'],
+    [
+      { 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: '3600' } } } } },
+      'config/plugins.json: users-permissions.config.jwt.expiresIn must be a number of seconds or a duration like "30d", "12h" or "90m" (got "3600")',
+    ],
     [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: '30 parsecs' } } } } }, 'users-permissions.config.jwt.expiresIn must be a number of seconds or a duration'],
     [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: 0 } } } } }, 'config/plugins.json: users-permissions.config.jwt.expiresIn must be an integer >= 1 (got 0)'],
     [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expiresIn: '0d' } } } } }, 'users-permissions.config.jwt.expiresIn must be a number of seconds or a duration'],
-    [{ 'plugins.json': { 'users-permissions': { config: { jwt: { expireIn: '7d' } } } } }, 'config/plugins.json: unknown key "users-permissions.config.jwt.expireIn" (did you mean "users-permissions.config.jwt.expiresIn"?)'],
+    [
+      { 'plugins.json': { 'users-permissions': { config: { jwt: { expireIn: '7d' } } } } },
+      'config/plugins.json: unknown key "users-permissions.config.jwt.expireIn" (did you mean "users-permissions.config.jwt.expiresIn"?)',
+    ],
     [{ 'plugins.json': { 'users-permissions': { jwt: { expiresIn: '7d' } } } }, 'config/plugins.json: unknown key "users-permissions.jwt"'],
     [{ 'permissions.json': { public: 'all' } }, 'config/permissions.json: public must be an array (got "all")'],
     [{ 'permissions.json': { Public: [] } }, 'config/permissions.json: role "Public" must be a name in lower case (letters, digits, "-" or "_")'],
@@ -202,7 +379,7 @@ describe('error messages', () => {
   it.each([
     [{ PORT: 'abc' }, 'PORT must be an integer between 0 and 65535 (got "abc")'],
     [{ PORT: '-1' }, 'PORT must be an integer between 0 and 65535 (got "-1")'],
-    [{ DATABASE_URL: 'mysql://root:hunter2@db/app' }, 'DATABASE_URL must start with "file:", "postgres://" or "postgresql://" (got "mysql://root:***@db/app")'],
+    [{ DATABASE_URL: 'oracle://root:hunter2@db/app' }, 'DATABASE_URL must start with "file:", "postgres://", "postgresql://", "mysql://" or "mariadb://" (got "oracle://root:***@db/app")'],
     [{ DATABASE_URL: 'file:' }, 'DATABASE_URL names no file (got "file:")'],
     [{ DATABASE_URL: 'postgres://' }, 'DATABASE_URL names no host (got "postgres://")'],
     [{ DATABASE_URL: 'postgres://h:port/db' }, 'DATABASE_URL is not a valid URL (got "postgres://h:port/db")'],
@@ -272,7 +449,10 @@ describe('config/webhooks.json', () => {
   it.each([
     [{ x: 1 }, 'config/webhooks.json: must be an array (got {"x":1})'],
     [[{ ...hook, url: 'ftp://x' }], 'config/webhooks.json: [0].url must be an http:// or https:// URL (got "ftp://x")'],
-    [[{ ...hook, events: ['entry.created'] }], 'config/webhooks.json: [0].events[0] must be one of "entry.create", "entry.update", "entry.delete", "entry.publish", "entry.unpublish", "media.create", "media.update", "media.delete" (got "entry.created")'],
+    [
+      [{ ...hook, events: ['entry.created'] }],
+      'config/webhooks.json: [0].events[0] must be one of "entry.create", "entry.update", "entry.delete", "entry.publish", "entry.unpublish", "media.create", "media.update", "media.delete" (got "entry.created")',
+    ],
     [[{ ...hook, events: [] }], 'config/webhooks.json: [0].events must list at least one event'],
     [[hook, hook], 'config/webhooks.json: [1].name repeats the name of another webhook (got "indexer")'],
     [[{ ...hook, header: {} }], 'config/webhooks.json: unknown key "[0].header" (did you mean "[0].headers"?)'],

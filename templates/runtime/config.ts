@@ -1,27 +1,43 @@
 /**
- * The project's configuration: six JSON files under `config/`, created by `capi generate` once
- * and owned by the user from then on, plus a few environment variables that win over them
- * (HOST, PORT, DATABASE_URL). A missing file means "all defaults". Anything unknown or of the
+ * The project's configuration: JSON files under `config/`, created by `capi generate` once and
+ * owned by the user from then on, plus a few environment variables that win over them (HOST,
+ * PORT, DATABASE_URL; env.ts lists every variable the server reads). A missing file means "all defaults". Anything unknown or of the
  * wrong type stops start-up with a one-line ConfigError naming the file and the key.
  *
- * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit: 1048576 }
- *   jsonLimit: largest accepted JSON request body, in bytes (larger ones get a 413).
+ * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false }
+ *   jsonLimit (optional): largest accepted JSON request body, in bytes (larger ones get a 413);
+ *   the default of strapi::body's jsonLimit in middlewares.json, which is where it now belongs.
+ *   workers: server processes sharing the port (cluster.ts): a number, or "auto" for one per
+ *     core; `--workers N` on the command line wins.
+ *   proxy: trust X-Forwarded-For/-Proto from a proxy in front (client addresses for rate limits).
  * config/database.json     { client: "sqlite", connection: { filename: ".data/data.db" } }
  *                          { client: "postgres", connection: { url: "postgresql://..." }, pool: { max: 10 } }
+ *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
  *   filename is relative to the project root; DATABASE_URL (`file:./x.db`, `file:/abs.db`,
- *   `postgres://...`, `postgresql://...`) replaces client and connection.
+ *   `postgres://...`, `postgresql://...`, `mysql://...`, `mariadb://...`) replaces client and connection.
  * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } }
- * config/plugins.json      { graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, maxAliases: 30, maxCost: 50000 } },
+ * config/plugins.json      { graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, amountLimit?, maxAliases: 30,
+ *                                               landingPage?, playgroundAlways?, apolloServer?: { introspection }, maxCost? } },
  *                            i18n: { defaultLocale: "en", locales: ["en" | { code, name }] },
- *                            upload: { sizeLimit: 209715200, allowedMimeTypes?: ["image/*", "application/pdf"] } }
+ *                            upload: { sizeLimit: 209715200, allowedMimeTypes?: ["image/*", "application/pdf"],
+ *                                      config?: { provider: "local" | "aws-s3", providerOptions, sizeLimit } } }
  *   graphql.maxLimit: largest page size a query may ask for; -1 means no limit.
  *   graphql.depthLimit: deepest allowed selection-set nesting (fragments expanded).
  *   graphql.maxAliases: most aliased fields allowed in one document (aliases multiply work cheaply).
- *   graphql.maxCost: largest estimated cost of one operation. Every selected field costs 1, and
- *     the cost of a list field's selection is multiplied by the number of entries it may return
- *     (its page size, or defaultLimit when none is given).
+ *   graphql.maxCost: largest estimated cost of one operation (off unless set). Every selected field
+ *     costs 1, and the cost of a list field's selection is multiplied by the number of entries it
+ *     may return (its page size, or defaultLimit when none is given).
+ *   graphql.landingPage: the GraphiQL IDE at GET /graphql; default: on unless NODE_ENV=production.
+ *     playgroundAlways (Strapi 4's name): true turns it on in production too.
+ *   graphql.apolloServer.introspection: default: on unless NODE_ENV=production.
+ *   graphql.amountLimit: largest number of entries any list or _connection field returns, at any
+ *     nesting level: larger page sizes (and limit -1) are lowered to it, as maxLimit lowers them;
+ *     the smaller of the two applies. Not set: no such cap.
  *   upload.allowedMimeTypes: when present, only these types (`type/subtype` or `type/*`) are accepted.
+ *   upload.config: Strapi's `upload.config` — the provider that stores files (upload/provider-config.ts);
+ *     its `sizeLimit` is the same setting as upload.sizeLimit (give it in one place).
  *                          "users-permissions": { config: { jwt: { expiresIn: "30d" } } }
+ *                            documentation: { enabled?: boolean }  (Swagger UI at /api/docs; default: off when NODE_ENV=production)
  *   users-permissions.config.jwt.expiresIn: how long a user JWT lives (Strapi's key and default):
  *     a JWT without an `exp` claim is accepted for this long after its `iat`, and refused without
  *     one. Seconds, or a duration like "30d", "12h", "90m".
@@ -34,41 +50,42 @@
  * config/permissions.json  { "public": ["api::article.article.find", ...], "authenticated": [...] }
  *   Role name to allowed actions. Roles missing from the file have no permissions.
  * config/webhooks.json     [{ name, url, headers?, events, secretEnv? }] (webhooks/config.ts)
+ * config/middlewares.json  Strapi's middleware list, names and options (middlewares/config.ts)
+ * config/rate-limit.json   request limits per route group (rate-limit/config.ts)
  */
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  array,
-  at,
-  boolean,
-  ConfigError,
-  duration,
-  fail,
-  got,
-  integer,
-  object,
-  oneOf,
-  string,
-  closest,
-  type JsonObject,
-  type Where,
-} from './config-check.ts';
+import { array, at, boolean, ConfigError, duration, fail, got, integer, object, oneOf, string, closest, type JsonObject, type Where } from './config-check.ts';
 import { actionPattern, defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
 import type { JsonValue } from './schema.ts';
 import { webhooksConfig, type WebhookConfig } from './webhooks/config.ts';
+import { isProduction } from './env.ts';
+import { defaultMiddlewareList, middlewaresConfig, type MiddlewareEntry } from './middlewares/config.ts';
+import { defaultRateLimitFile, rateLimitsConfig, type RateLimitsConfig } from './rate-limit/config.ts';
+import { uploadProviderConfig, type UploadProviderConfig } from './upload/provider-config.ts';
 import type { EmailConfig } from './users/email.ts';
+import type { DatabaseKind } from './dialect/types.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
 
-export type DatabaseClient = 'sqlite' | 'postgres';
+/** The `client` of config/database.json: one of the supported databases. */
+export type DatabaseClient = DatabaseKind;
 
 export interface ServerConfig {
   readonly host: string;
   readonly port: number;
   /** Largest accepted JSON body, in bytes. */
   readonly jsonLimit: number;
+  /** Server processes to run, when the file sets it (1, or absent: this process serves alone). */
+  readonly workers?: number;
+  /**
+   * Trust `X-Forwarded-*` from a proxy or load balancer in front (Strapi's `proxy`): the client's
+   * address (rate limits, logs) and protocol come from them. Only behind a proxy that sets them.
+   */
+  readonly proxy: boolean;
 }
 
 export interface SqliteConfig {
@@ -87,7 +104,16 @@ export interface PostgresConfig {
   readonly pool: { readonly max: number };
 }
 
-export type DatabaseConfig = SqliteConfig | PostgresConfig;
+/** MySQL 8 or MariaDB 10.11+, through mysql2 (`mysql://` or `mariadb://` URLs). */
+export interface MysqlConfig {
+  readonly client: 'mysql';
+  readonly url: string;
+  /** `host/database`, without credentials, for messages. */
+  readonly label: string;
+  readonly pool: { readonly max: number };
+}
+
+export type DatabaseConfig = SqliteConfig | PostgresConfig | MysqlConfig;
 
 export interface RestConfig {
   readonly defaultLimit: number;
@@ -101,7 +127,14 @@ export interface GraphqlConfig {
   readonly maxLimit: number | null;
   readonly depthLimit: number;
   readonly maxAliases: number;
-  readonly maxCost: number;
+  /** null: no cost limit (the default; Strapi has none). */
+  readonly maxCost: number | null;
+  /** A second cap on page sizes (Strapi 3's name, in Strapi's documented example); null: none. */
+  readonly amountLimit: number | null;
+  /** Serve the GraphiQL IDE to browsers. */
+  readonly landingPage: boolean;
+  /** Answer introspection queries (`__schema`, `__type`). */
+  readonly introspection: boolean;
 }
 
 export interface Locale {
@@ -119,6 +152,8 @@ export interface UploadConfig {
   readonly sizeLimit: number;
   /** null: every type is accepted. */
   readonly allowedMimeTypes: readonly string[] | null;
+  /** Where files are stored: the local folder, or an S3 bucket. */
+  readonly provider: UploadProviderConfig;
 }
 
 export interface UsersPermissionsConfig {
@@ -153,6 +188,14 @@ export interface EmailTemplate {
   readonly message: string;
 }
 
+/**
+ * plugins.json `documentation`: `{ enabled }` turns the Swagger UI page (/api/docs) on or off.
+ * Unset, it is on except when NODE_ENV is production. /api/openapi.json is always served.
+ */
+export interface DocumentationConfig {
+  readonly enabled: boolean;
+}
+
 /** Strapi's users-permissions default for `jwt.expiresIn`: 30 days. */
 export const defaultJwtExpiresIn = 30 * 86_400;
 
@@ -162,9 +205,19 @@ export interface AppConfig {
   readonly server: ServerConfig;
   readonly database: DatabaseConfig;
   readonly api: { readonly rest: RestConfig };
-  readonly plugins: { readonly graphql: GraphqlConfig; readonly i18n: I18nConfig; readonly upload: UploadConfig; readonly usersPermissions: UsersPermissionsConfig; readonly email: EmailConfig };
+  readonly plugins: {
+    readonly graphql: GraphqlConfig;
+    readonly i18n: I18nConfig;
+    readonly upload: UploadConfig;
+    readonly usersPermissions: UsersPermissionsConfig;
+    readonly email: EmailConfig;
+    readonly documentation: DocumentationConfig;
+  };
   readonly permissions: Permissions;
   readonly webhooks: readonly WebhookConfig[];
+  /** config/middlewares.json, in order. */
+  readonly middlewares: readonly MiddlewareEntry[];
+  readonly rateLimits: RateLimitsConfig;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -181,27 +234,28 @@ export interface LoadConfigOptions {
   readonly model?: PermissionModel;
 }
 
-export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json'] as const;
+export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json', 'middlewares.json', 'rate-limit.json'] as const;
 export type ConfigFileName = (typeof configFileNames)[number];
 
 export const defaultSqliteFilename = '.data/data.db';
 export const defaultPostgresUrl = 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const defaultMysqlUrl = 'mysql://root@127.0.0.1:3306/db';
 
 /** Contents of the config files that do not depend on the model (see defaultPermissions). */
 export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Exclude<ConfigFileName, 'permissions.json'>, JsonValue>> {
   return {
-    'server.json': { host: '127.0.0.1', port: 1337, jsonLimit: 1_048_576 },
-    'database.json':
-      database === 'sqlite'
-        ? { client: 'sqlite', connection: { filename: defaultSqliteFilename } }
-        : { client: 'postgres', connection: { url: defaultPostgresUrl }, pool: { max: 10 } },
+    // The JSON body limit is strapi::body's jsonLimit in middlewares.json (server.json's is still read).
+    'server.json': { host: '127.0.0.1', port: 1337 },
+    'database.json': clientConfigs[database].defaultFile,
     'api.json': { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
     'plugins.json': {
-      graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, maxAliases: 30, maxCost: 50_000 } },
+      graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, amountLimit: 100, maxAliases: 30 } },
       i18n: { defaultLocale: 'en', locales: ['en'] },
       upload: { sizeLimit: 209_715_200 },
     },
     'webhooks.json': [],
+    'middlewares.json': [...defaultMiddlewareList],
+    'rate-limit.json': defaultRateLimitFile(),
   };
 }
 
@@ -218,14 +272,19 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   const plugins = read('plugins.json');
   const permissions = read('permissions.json');
   const webhooks = read('webhooks.json');
+  const middlewares = read('middlewares.json');
+  const rateLimits = read('rate-limit.json');
+  const serverSettings = serverConfig(server.where, server.json ?? defaults['server.json'], env);
   return {
     projectRoot,
-    server: serverConfig(server.where, server.json ?? defaults['server.json'], env),
+    server: serverSettings,
     database: databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot),
     api: { rest: restConfig(api.where, api.json ?? defaults['api.json']) },
-    plugins: pluginsConfig(plugins.where, plugins.json ?? defaults['plugins.json']),
+    plugins: pluginsConfig(plugins.where, plugins.json ?? defaults['plugins.json'], env),
     permissions: permissionsConfig(permissions.where, permissions.json, options.model),
     webhooks: webhooksConfig(webhooks.where, webhooks.json ?? [], env),
+    middlewares: middlewaresConfig(middlewares.where, middlewares.json, { jsonLimit: serverSettings.jsonLimit, env }),
+    rateLimits: rateLimitsConfig(rateLimits.where, rateLimits.json),
   };
 }
 
@@ -248,7 +307,7 @@ function readConfigFile(projectRoot: string, name: ConfigFileName): { where: Whe
 }
 
 function serverConfig(where: Where, json: unknown, env: Environment): ServerConfig {
-  const file = object(where, json, ['host', 'port', 'jsonLimit']);
+  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy']);
   const envHost = nonEmpty(env.HOST);
   const envPort = nonEmpty(env.PORT);
   const host = envHost ?? (file.host === undefined ? '127.0.0.1' : string(at(where, 'host'), file.host));
@@ -259,29 +318,85 @@ function serverConfig(where: Where, json: unknown, env: Environment): ServerConf
         ? 1337
         : integer(at(where, 'port'), file.port, { min: 0, max: 65535 });
   const jsonLimit = file.jsonLimit === undefined ? 1_048_576 : integer(at(where, 'jsonLimit'), file.jsonLimit, { min: 1 });
-  return { host, port, jsonLimit };
+  const proxy = file.proxy === undefined ? false : boolean(at(where, 'proxy'), file.proxy);
+  return { host, port, jsonLimit, proxy, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
 }
+
+/** Most server processes a project may ask for: beyond a few per core they only cost memory. */
+export const MAX_WORKERS = 256;
+
+/** `workers`: a count, or "auto" for one process per core (`--workers` takes the same values). */
+export function workerCount(where: Where, value: unknown): number {
+  if (value === 'auto') return availableParallelism();
+  const count = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+  if (typeof count !== 'number' || !Number.isSafeInteger(count) || count < 1 || count > MAX_WORKERS) {
+    fail(where, `must be an integer between 1 and ${MAX_WORKERS}, or "auto" (one per core) ${got(value)}`);
+  }
+  return count;
+}
+
+/** How config/database.json is written and read for each database. */
+interface ClientConfig {
+  /** database.json as `capi generate` writes it. */
+  readonly defaultFile: JsonValue;
+  /** The keys `connection` may have. */
+  readonly connectionKeys: readonly string[];
+  /** Whether `pool` applies (one connection serves SQLite). */
+  readonly pooled: boolean;
+  read(where: Where, connection: Readonly<Record<string, unknown>>, poolMax: number, projectRoot: string): DatabaseConfig;
+}
+
+const clientConfigs: Readonly<Record<DatabaseKind, ClientConfig>> = {
+  sqlite: {
+    defaultFile: { client: 'sqlite', connection: { filename: defaultSqliteFilename } },
+    connectionKeys: ['filename'],
+    pooled: false,
+    read(where, connection, _poolMax, projectRoot) {
+      const filename = connection.filename === undefined ? defaultSqliteFilename : string(at(at(where, 'connection'), 'filename'), connection.filename);
+      return sqliteConfig(filename, projectRoot);
+    },
+  },
+  postgres: {
+    defaultFile: { client: 'postgres', connection: { url: defaultPostgresUrl }, pool: { max: 10 } },
+    connectionKeys: ['url'],
+    pooled: true,
+    read(where, connection, poolMax) {
+      if (connection.url === undefined) fail(at(at(where, 'connection'), 'url'), 'is required when client is "postgres"');
+      const url = string(at(at(where, 'connection'), 'url'), connection.url);
+      return postgresConfig(at(at(where, 'connection'), 'url'), url, poolMax);
+    },
+  },
+  mysql: {
+    defaultFile: { client: 'mysql', connection: { url: defaultMysqlUrl }, pool: { max: 10 } },
+    connectionKeys: ['url'],
+    pooled: true,
+    read(where, connection, poolMax) {
+      if (connection.url === undefined) fail(at(at(where, 'connection'), 'url'), 'is required when client is "mysql"');
+      const url = string(at(at(where, 'connection'), 'url'), connection.url);
+      return mysqlConfig(at(at(where, 'connection'), 'url'), url, poolMax);
+    },
+  },
+};
+
+const databaseClients = Object.keys(clientConfigs) as DatabaseKind[];
 
 function databaseConfig(where: Where, json: unknown, env: Environment, projectRoot: string): DatabaseConfig {
   const file = object(where, json, ['client', 'connection', 'pool']);
-  const client = oneOf(at(where, 'client'), file.client, ['sqlite', 'postgres']);
-  const connection = object(at(where, 'connection'), file.connection ?? {}, client === 'sqlite' ? ['filename'] : ['url']);
-  if (client === 'sqlite' && file.pool !== undefined) fail(at(where, 'pool'), 'is only valid when client is "postgres"');
+  const client = clientConfigs[oneOf(at(where, 'client'), file.client, databaseClients)];
+  const connection = object(at(where, 'connection'), file.connection ?? {}, client.connectionKeys);
+  if (!client.pooled && file.pool !== undefined) {
+    const pooled = databaseClients.filter((name) => clientConfigs[name].pooled).map((name) => `"${name}"`);
+    fail(at(where, 'pool'), `is only valid when client is ${pooled.join(' or ')}`);
+  }
   const pool = file.pool === undefined ? {} : object(at(where, 'pool'), file.pool, ['max']);
   const poolMax = pool.max === undefined ? 10 : integer(at(at(where, 'pool'), 'max'), pool.max, { min: 1 });
 
   const envUrl = nonEmpty(env.DATABASE_URL);
   if (envUrl !== undefined) return databaseFromUrl({ file: '', path: 'DATABASE_URL' }, envUrl, projectRoot, poolMax);
-  if (client === 'sqlite') {
-    const filename = connection.filename === undefined ? defaultSqliteFilename : string(at(at(where, 'connection'), 'filename'), connection.filename);
-    return sqliteConfig(filename, projectRoot);
-  }
-  if (connection.url === undefined) fail(at(at(where, 'connection'), 'url'), 'is required when client is "postgres"');
-  const url = string(at(at(where, 'connection'), 'url'), connection.url);
-  return postgresConfig(at(at(where, 'connection'), 'url'), url, poolMax);
+  return client.read(where, connection, poolMax, projectRoot);
 }
 
-/** DATABASE_URL: `file:` means SQLite, `postgres://` / `postgresql://` PostgreSQL. */
+/** DATABASE_URL: `file:` means SQLite, `postgres://` / `postgresql://` PostgreSQL, `mysql://` / `mariadb://` MySQL or MariaDB. */
 function databaseFromUrl(where: Where, url: string, projectRoot: string, poolMax: number): DatabaseConfig {
   if (url.startsWith('file:')) {
     let filename: string;
@@ -294,7 +409,8 @@ function databaseFromUrl(where: Where, url: string, projectRoot: string, poolMax
     return sqliteConfig(filename, projectRoot);
   }
   if (/^postgres(ql)?:\/\//.test(url)) return postgresConfig(where, url, poolMax);
-  fail(where, `must start with "file:", "postgres://" or "postgresql://" ${got(redactUrl(url))}`);
+  if (/^(mysql|mariadb):\/\//.test(url)) return mysqlConfig(where, url, poolMax);
+  fail(where, `must start with "file:", "postgres://", "postgresql://", "mysql://" or "mariadb://" ${got(redactUrl(url))}`);
 }
 
 function sqliteConfig(filename: string, projectRoot: string): SqliteConfig {
@@ -320,6 +436,20 @@ function postgresConfig(where: Where, url: string, poolMax: number): PostgresCon
   return { client: 'postgres', url, label: `${parsed.host}/${database}`, pool: { max: poolMax } };
 }
 
+function mysqlConfig(where: Where, url: string, poolMax: number): MysqlConfig {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    fail(where, `is not a valid URL ${got(redactUrl(url))}`);
+  }
+  if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:') fail(where, `must start with "mysql://" or "mariadb://" ${got(redactUrl(url))}`);
+  if (parsed.hostname === '') fail(where, `names no host ${got(redactUrl(url))}`);
+  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  if (database === '') fail(where, `names no database (mysql://user@host:3306/database) ${got(redactUrl(url))}`);
+  return { client: 'mysql', url, label: `${parsed.host}/${database}`, pool: { max: poolMax } };
+}
+
 /** The URL with its password replaced, so that messages and logs never show it. */
 export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
@@ -336,15 +466,21 @@ function restConfig(where: Where, json: unknown): RestConfig {
   return { defaultLimit, maxLimit, withCount };
 }
 
-function pluginsConfig(where: Where, json: unknown): AppConfig['plugins'] {
-  const file = object(where, json, ['email', 'graphql', 'i18n', 'upload', 'users-permissions']);
+function pluginsConfig(where: Where, json: unknown, env: Environment): AppConfig['plugins'] {
+  const file = object(where, json, ['documentation', 'email', 'graphql', 'i18n', 'upload', 'users-permissions']);
   return {
-    graphql: graphqlConfig(at(where, 'graphql'), file.graphql ?? {}),
+    documentation: documentationConfig(at(where, 'documentation'), file.documentation ?? {}, env),
+    graphql: graphqlConfig(at(where, 'graphql'), file.graphql ?? {}, isProduction(env)),
     i18n: i18nConfig(at(where, 'i18n'), file.i18n ?? {}),
-    upload: uploadConfig(at(where, 'upload'), file.upload ?? {}),
+    upload: uploadConfig(at(where, 'upload'), file.upload ?? {}, env),
     usersPermissions: usersPermissionsConfig(at(where, 'users-permissions'), file['users-permissions'] ?? {}),
     email: emailConfig(at(where, 'email'), file.email ?? {}),
   };
+}
+
+function documentationConfig(where: Where, json: unknown, env: Environment): DocumentationConfig {
+  const c = object(where, json, ['enabled']);
+  return { enabled: c.enabled === undefined ? env.NODE_ENV !== 'production' : boolean(at(where, 'enabled'), c.enabled) };
 }
 
 /** Strapi's email plugin settings: `provider` "log" (the default: messages go to the log) or "smtp". */
@@ -411,17 +547,45 @@ function usersPermissionsConfig(where: Where, json: unknown): UsersPermissionsCo
       enabled: rate.enabled === undefined ? true : boolean(at(rw, 'enabled'), rate.enabled),
       max: rate.max === undefined ? 5 : integer(at(rw, 'max'), rate.max, { min: 1 }),
       // Strapi's default window: 5 minutes; `interval` in milliseconds or a duration.
-      intervalMs: rate.interval === undefined ? 5 * 60_000 : typeof rate.interval === 'number' ? integer(at(rw, 'interval'), rate.interval, { min: 1 }) : duration(at(rw, 'interval'), rate.interval) * 1000,
+      intervalMs:
+        rate.interval === undefined ? 5 * 60_000 : typeof rate.interval === 'number' ? integer(at(rw, 'interval'), rate.interval, { min: 1 }) : duration(at(rw, 'interval'), rate.interval) * 1000,
     },
     emailTemplates: { ...template('resetPassword'), ...template('emailConfirmation') },
   };
 }
 
-function graphqlConfig(where: Where, json: unknown): GraphqlConfig {
+/**
+ * Strapi's GraphQL settings under their names. `landingPage` follows Strapi 5: true/false, else on
+ * unless NODE_ENV=production; Strapi 4's `playgroundAlways: true` still turns it on everywhere.
+ * Strapi's own keys capi has nothing to do with (`endpoint` other than /graphql, `shadowCRUD`
+ * false, `subscriptions`) are refused rather than silently ignored.
+ */
+function graphqlConfig(where: Where, json: unknown, production: boolean): GraphqlConfig {
   // Strapi nests the GraphQL plugin's options under `config`; keep that so files carry over.
-  const outer = object(where, json, ['config']);
+  const outer = object(where, json, ['config', 'enabled']);
+  if (outer.enabled !== undefined && outer.enabled !== true) fail(at(where, 'enabled'), `can only be true: the GraphQL API is part of every generated server ${got(outer.enabled)}`);
   const w = at(where, 'config');
-  const c = object(w, outer.config ?? {}, ['defaultLimit', 'maxLimit', 'depthLimit', 'maxAliases', 'maxCost']);
+  const c = object(w, outer.config ?? {}, [
+    'defaultLimit',
+    'maxLimit',
+    'depthLimit',
+    'amountLimit',
+    'maxAliases',
+    'maxCost',
+    'landingPage',
+    'playgroundAlways',
+    'apolloServer',
+    'endpoint',
+    'shadowCRUD',
+  ]);
+  if (c.endpoint !== undefined && c.endpoint !== '/graphql') fail(at(w, 'endpoint'), `can only be "/graphql" ${got(c.endpoint)}`);
+  if (c.shadowCRUD !== undefined && c.shadowCRUD !== true) fail(at(w, 'shadowCRUD'), `can only be true: capi generates the whole schema ${got(c.shadowCRUD)}`);
+  const aw = at(w, 'apolloServer');
+  const apollo = object(aw, c.apolloServer ?? {}, ['introspection', 'tracing']);
+  // Strapi's documented example sets Apollo 2's `tracing`, which Apollo 4 (Strapi 5's) ignores too.
+  if (apollo.tracing !== undefined) boolean(at(aw, 'tracing'), apollo.tracing);
+  const playgroundAlways = c.playgroundAlways === undefined ? false : boolean(at(w, 'playgroundAlways'), c.playgroundAlways);
+  const landingPage = playgroundAlways || (c.landingPage === undefined ? !production : boolean(at(w, 'landingPage'), c.landingPage));
   const defaultLimit = c.defaultLimit === undefined ? 10 : integer(at(w, 'defaultLimit'), c.defaultLimit, { min: 1 });
   let maxLimit: number | null = null;
   if (c.maxLimit !== undefined && c.maxLimit !== -1) {
@@ -438,7 +602,10 @@ function graphqlConfig(where: Where, json: unknown): GraphqlConfig {
     maxLimit,
     depthLimit: c.depthLimit === undefined ? 10 : integer(at(w, 'depthLimit'), c.depthLimit, { min: 1 }),
     maxAliases: c.maxAliases === undefined ? 30 : integer(at(w, 'maxAliases'), c.maxAliases, { min: 0 }),
-    maxCost: c.maxCost === undefined ? 50_000 : integer(at(w, 'maxCost'), c.maxCost, { min: 1 }),
+    maxCost: c.maxCost === undefined || c.maxCost === null ? null : integer(at(w, 'maxCost'), c.maxCost, { min: 1 }),
+    amountLimit: c.amountLimit === undefined || c.amountLimit === null ? null : integer(at(w, 'amountLimit'), c.amountLimit, { min: 1 }),
+    landingPage,
+    introspection: apollo.introspection === undefined ? !production : boolean(at(aw, 'introspection'), apollo.introspection),
   };
 }
 
@@ -482,14 +649,22 @@ function localeName(code: string): string {
 
 const mimeType = { regex: /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/i, description: 'a MIME type like "image/png" or "image/*"' };
 
-function uploadConfig(where: Where, json: unknown): UploadConfig {
-  const file = object(where, json, ['sizeLimit', 'allowedMimeTypes']);
-  const sizeLimit = file.sizeLimit === undefined ? 209_715_200 : integer(at(where, 'sizeLimit'), file.sizeLimit, { min: 1 });
+function uploadConfig(where: Where, json: unknown, env: Environment): UploadConfig {
+  const file = object(where, json, ['sizeLimit', 'allowedMimeTypes', 'config']);
+  const cw = at(where, 'config');
+  const strapi = object(cw, file.config ?? {}, ['provider', 'providerOptions', 'sizeLimit']);
+  if (strapi.sizeLimit !== undefined && file.sizeLimit !== undefined) fail(at(cw, 'sizeLimit'), 'is the same setting as upload.sizeLimit: give it once');
+  const sizeLimit =
+    strapi.sizeLimit !== undefined
+      ? integer(at(cw, 'sizeLimit'), strapi.sizeLimit, { min: 1 })
+      : file.sizeLimit === undefined
+        ? 209_715_200
+        : integer(at(where, 'sizeLimit'), file.sizeLimit, { min: 1 });
   const allowedMimeTypes =
     file.allowedMimeTypes === undefined || file.allowedMimeTypes === null
       ? null
       : array(at(where, 'allowedMimeTypes'), file.allowedMimeTypes).map((t, i) => string(at(at(where, 'allowedMimeTypes'), i), t, mimeType).toLowerCase());
-  return { sizeLimit, allowedMimeTypes };
+  return { sizeLimit, allowedMimeTypes, provider: uploadProviderConfig(cw, strapi.provider, strapi.providerOptions, env) };
 }
 
 const roleName = /^[a-z][a-z0-9_-]*$/;

@@ -5,19 +5,21 @@
  * `/graphql`, all sharing one document service and one access resolver. Uploads come first so
  * that `/api/upload` is never taken for a content type.
  */
-import { Router, type Request } from 'express';
+import { Router, type Request, type RequestHandler } from 'express';
 import { accessControl, authorize, canRead } from './access.ts';
 import type { GraphqlBindings } from './graphql/schema-binding.ts';
 import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
 import { localesRoutes } from './rest/locales.ts';
 import type { RestContext } from './rest/context.ts';
-import { contentTypeDispatcher, type RoutesFactory } from './rest/routes.ts';
+import { contentTypeRoutes, type ContentTypeRoutes, type RoutesFactory } from './rest/routes.ts';
+import type { DirectRoute } from './direct.ts';
 import type { Mount, MountFactory } from './server.ts';
+import { checkSecrets } from './secrets.ts';
 import { tokenSalt } from './tokens.ts';
 import { jwtSecret } from './user-jwt.ts';
 import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
-import { uploadMount, type FileListQuery, type FindFile, type ListFiles } from './upload/index.ts';
+import { checkUploadStorage, uploadMount, type FileListQuery, type FindFile, type ListFiles } from './upload/index.ts';
 import { attachRelated, splitRelated, withPopulate } from './upload/related.ts';
 import type { Entity } from './engine/types.ts';
 import type { ListQuery } from './query/types.ts';
@@ -26,6 +28,7 @@ import { startExtensions } from './extensions/start.ts';
 import { customRoutes } from './extensions/pipeline.ts';
 import type { Extensions } from './extensions/types.ts';
 import { usersPlugin } from './users/index.ts';
+import { openapiMount } from './openapi/index.ts';
 import { accountStore } from './users/store.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
@@ -34,12 +37,14 @@ const MAX_FILES_LISTED = 10_000;
 export function contentApiMount(routes: readonly RoutesFactory[], graphql?: GraphqlBindings, extensions: Extensions = {}): MountFactory {
   return async (app): Promise<Mount[]> => {
     const project = await startExtensions(app, extensions);
+    const env = app.env ?? process.env;
+    await checkSecrets({ env, db: app.db, model: app.model, logger: app.logger });
     const accounts = accountStore(app.db, app.model);
     const access = accessControl({
       permissions: app.config.permissions,
       db: app.db,
-      tokenSalt: tokenSalt(process.env),
-      jwtSecret: jwtSecret(process.env),
+      tokenSalt: tokenSalt(env),
+      jwtSecret: jwtSecret(env),
       jwtMaxAge: app.config.plugins.usersPermissions.jwt.expiresIn,
       accounts,
       logger: app.logger,
@@ -87,21 +92,50 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       const [file] = await withRelated((await rest.documents.findMany(UPLOAD_FILE_UID, byId)).results);
       return file;
     };
+    await checkUploadStorage(app.config.plugins.upload.provider, (message) => app.logger.warn(message));
     const users = await usersPlugin(app, rest.documents, rest.resolveAccess, accounts);
     const api = Router();
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
     // The project's own routes come first, so they may take over a plugin's or a core path.
     api.use(customRoutes(rest));
     api.use(users.routes);
-    api.use(contentTypeDispatcher(routes, rest));
+    const types = contentTypeRoutes(routes, rest);
+    api.use(types.dispatcher);
     await project.bootstrap();
+    // The project's own middlewares run before everything, so they see every request through Express.
+    const direct = project.before.length > 0 ? { rest: [], graphql: [] } : { rest: directReads(types, extensions, access.middleware), graphql: [access.middleware] };
     return [
       ...project.before,
       { path: '/', handler: access.middleware },
       ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media }),
-      { path: '/api', handler: api },
-      ...(graphql === undefined ? [] : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, users, media: project.media, ...project.graphql })]),
+      // Before the content types, so that `/api/docs` is never taken for one.
+      ...openapiMount(app),
+      { path: '/api', handler: api, direct: direct.rest },
+      ...(graphql === undefined
+        ? []
+        : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, users, media: project.media, direct: direct.graphql, ...project.graphql })]),
       ...project.after,
     ];
   };
+}
+
+/**
+ * First segments below /api that belong to routes mounted before the content types (uploads,
+ * OpenAPI, locales, users-permissions): a type with such a name is served by Express' order.
+ */
+const takenSegments: ReadonlySet<string> = new Set(['upload', 'docs', 'openapi.json', 'i18n', 'auth', 'users', 'users-permissions', 'connect']);
+
+/**
+ * The content types' reads the server may answer directly (direct.ts): access, then the type's
+ * handler, as on Express. None when the project has custom routes (any of them may take a core
+ * path first); none of a type whose controller or route config the project replaces, since
+ * project code is written against Express' request and response.
+ */
+function directReads(types: ContentTypeRoutes, extensions: Extensions, access: RequestHandler): DirectRoute[] {
+  const own = extensions.contentTypes ?? {};
+  if (Object.values(own).some((extension) => (extension.routes ?? []).length > 0)) return [];
+  return types.reads
+    .filter((read) => !takenSegments.has(read.segment))
+    .filter((read) => own[read.uid]?.controller === undefined && own[read.uid]?.config === undefined)
+    .map((read) => ({ method: 'GET', path: `/api${read.path}`, handlers: [access, read.handler] }));
 }

@@ -19,7 +19,8 @@ import {
   type Queryable,
   type SqlValue,
 } from './database.ts';
-import { toNumberedPlaceholders } from './placeholders.ts';
+import { postgresDialect } from './dialect/postgres.ts';
+import { renderStatement } from './engine/sql.ts';
 
 const oids = { int8: 20, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, timetz: 1266, numeric: 1700 } as const;
 const keptAsText: ReadonlySet<number> = new Set(Object.values(oids));
@@ -30,8 +31,7 @@ const asText = (value: string): string => value;
  * pg's parsers: the runtime stores no arrays.
  */
 const types: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    keptAsText.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text')) as pg.CustomTypesConfig['getTypeParser'],
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (keptAsText.has(oid) ? asText : pg.types.getTypeParser(oid, format as 'text'))) as pg.CustomTypesConfig['getTypeParser'],
 };
 
 export const connectTimeoutMs = 10_000;
@@ -79,7 +79,7 @@ function preparedName(text: string): { name?: string } {
 
 /** Runs statements on one client (the pool itself, or a checked-out connection). */
 class PostgresHandle implements Queryable {
-  readonly dialect = 'postgres' as const;
+  readonly dialect = postgresDialect;
   #finished = false;
 
   constructor(
@@ -137,13 +137,9 @@ class PostgresHandle implements Queryable {
 
   private async run(kind: QueryEvent['kind'], sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult<Record<string, unknown>>> {
     this.assertUsable();
-    const text = params.length === 0 ? sql : toNumberedPlaceholders(sql);
     const start = performance.now();
     try {
-      const result =
-        params.length === 0
-          ? await this.client.query<Record<string, unknown>>(text)
-          : await this.client.query<Record<string, unknown>>({ text, values: params.map(toParameter), ...preparedName(text) });
+      const result = params.length === 0 ? await this.client.query<Record<string, unknown>>(sql) : await this.runRendered(sql, params);
       this.events.emit({ kind, sql, params, durationMs: performance.now() - start });
       // A multi-statement script yields one result per statement; the last one is what callers want.
       return Array.isArray(result) ? (result.at(-1) as pg.QueryResult<Record<string, unknown>>) : result;
@@ -151,6 +147,11 @@ class PostgresHandle implements Queryable {
       this.events.emit({ kind, sql, params, durationMs: performance.now() - start, error });
       throw error;
     }
+  }
+
+  private runRendered(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult<Record<string, unknown>>> {
+    const { text, values } = renderStatement(postgresDialect, sql, params);
+    return this.client.query<Record<string, unknown>>({ text, values, ...preparedName(text) });
   }
 
   /** Marks a transaction or connection handle as over; only this module calls it. */
@@ -210,11 +211,4 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promi
   } finally {
     client.release(broken.has(client));
   }
-}
-
-function toParameter(value: SqlValue): unknown {
-  if (value instanceof Date) return value.toISOString();
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  return value;
 }

@@ -2,34 +2,45 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../test/support/postgres.ts';
+import { clients, createServerDatabase } from '../../test/support/databases.ts';
+import type { TestDatabase } from '../../test/support/postgres.ts';
 import type { DatabaseConfig } from './config.ts';
 import { DatabaseOpenError, DatabaseUsageError, openDatabase, type Database, type QueryEvent } from './database.ts';
-import { toNumberedPlaceholders } from './placeholders.ts';
+import { dialects } from './dialect/index.ts';
+import { renderStatement, StatementShapeError } from './engine/sql.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'capi-db-'));
 let pgDatabase: TestDatabase;
+let myDatabase: TestDatabase;
 
 beforeAll(async () => {
-  pgDatabase = await createTestDatabase('capi_dbtest');
+  [pgDatabase, myDatabase] = await Promise.all([createServerDatabase('postgres', 'capi_dbtest'), createServerDatabase('mysql', 'capi_dbtest')]);
 });
 
 afterAll(async () => {
-  await pgDatabase?.drop();
+  await Promise.all([pgDatabase?.drop(), myDatabase?.drop()]);
   rmSync(dir, { recursive: true, force: true });
 });
 
-const configs: Record<'sqlite' | 'postgres', () => DatabaseConfig> = {
+const configs: Record<(typeof clients)[number], () => DatabaseConfig> = {
   sqlite: () => ({ client: 'sqlite', filename: join(dir, 'nested', 'test.db'), label: 'nested/test.db' }),
   postgres: () => ({ client: 'postgres', url: pgDatabase.url, label: `127.0.0.1:5432/${pgDatabase.name}`, pool: { max: 4 } }),
+  mysql: () => ({ client: 'mysql', url: myDatabase.url, label: `127.0.0.1:3306/${myDatabase.name}`, pool: { max: 4 } }),
 };
 
-describe.each(['sqlite', 'postgres'] as const)('%s', (dialect) => {
+/** DDL of the two test tables: the id column and the text type differ (MySQL cannot index TEXT). */
+const tables: Record<(typeof clients)[number], { id: string; text: string }> = {
+  sqlite: { id: 'INTEGER PRIMARY KEY AUTOINCREMENT', text: 'TEXT' },
+  postgres: { id: 'SERIAL PRIMARY KEY', text: 'TEXT' },
+  mysql: { id: 'INTEGER PRIMARY KEY AUTO_INCREMENT', text: 'VARCHAR(255)' },
+};
+
+describe.each(clients)('%s', (dialect) => {
   let db: Database;
   beforeAll(async () => {
     db = await openDatabase(configs[dialect]());
-    const id = dialect === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'SERIAL PRIMARY KEY';
-    await db.exec(`CREATE TABLE items (id ${id}, name TEXT NOT NULL UNIQUE, flag BOOLEAN, at TEXT);
+    const { id, text } = tables[dialect];
+    await db.exec(`CREATE TABLE items (id ${id}, name ${text} NOT NULL UNIQUE, flag BOOLEAN, at ${text});
                    CREATE TABLE counters (n INTEGER NOT NULL)`);
   });
   afterAll(async () => {
@@ -37,19 +48,22 @@ describe.each(['sqlite', 'postgres'] as const)('%s', (dialect) => {
   });
 
   it('describes itself without credentials', () => {
-    expect(db.dialect).toBe(dialect);
-    expect(db.description).toBe(dialect === 'sqlite' ? 'sqlite nested/test.db' : `postgres 127.0.0.1:5432/${pgDatabase.name}`);
+    expect(db.dialect).toBe(dialects[dialect]);
+    expect(db.dialect.kind).toBe(dialect);
+    expect(db.description).toBe(dialect === 'sqlite' ? 'sqlite nested/test.db' : `${dialect} ${configs[dialect]().label}`);
   });
 
   it('runs statements with ? placeholders', async () => {
-    const returning = dialect === 'postgres' ? ' RETURNING id' : '';
+    const returning = db.dialect.insertedId === 'returning' ? ' RETURNING id' : '';
     const first = await db.execute(`INSERT INTO items (name, flag, at) VALUES (?, ?, ?)${returning}`, ['a', true, new Date('2024-01-02T03:04:05.000Z')]);
     expect(first.changes).toBe(1);
     expect(Number(first.lastId)).toBeGreaterThan(0);
     await db.execute('INSERT INTO items (name, flag) VALUES (?, ?)', ['b?', false]);
-    const rows = await db.query<{ name: string; at: string | null }>("SELECT name, at FROM items WHERE name IN (?, ?) AND name <> '?' ORDER BY name", ['a', 'b?']);
+    const rows = await db.query<{ name: string; at: string | null }>('SELECT name, at FROM items WHERE name IN (?, ?) AND name <> ? ORDER BY name', ['a', 'b?', '?']);
+    // MySQL takes timestamps in its DATETIME form only, so the driver binds Dates (and ISO 8601
+    // strings) that way; a text column then holds that form.
     expect(rows).toEqual([
-      { name: 'a', at: '2024-01-02T03:04:05.000Z' },
+      { name: 'a', at: dialect === 'mysql' ? '2024-01-02 03:04:05.000' : '2024-01-02T03:04:05.000Z' },
       { name: 'b?', at: null },
     ]);
     expect(await db.query('UPDATE items SET flag = ? WHERE name = ?', [false, 'a'])).toEqual([]);
@@ -191,14 +205,70 @@ describe('postgres specifics', () => {
   });
 });
 
-describe('toNumberedPlaceholders', () => {
-  it.each([
-    ['SELECT ? , ?', 'SELECT $1 , $2'],
-    ["SELECT '?', \"a?\", ? -- ?\n, ?", "SELECT '?', \"a?\", $1 -- ?\n, $2"],
-    ["SELECT 'it''s ?', ?", "SELECT 'it''s ?', $1"],
-    ["SELECT E'\\' ?', ?", "SELECT E'\\' ?', $1"],
-    ['SELECT /* ? */ ?, $$ ? $$, $tag$ ? $tag$, ?', 'SELECT /* ? */ $1, $$ ? $$, $tag$ ? $tag$, $2'],
-  ])('%s', (input, output) => {
-    expect(toNumberedPlaceholders(input)).toBe(output);
+describe('mysql specifics', () => {
+  it('returns timestamps as ISO 8601 UTC, bigints and decimals as strings, JSON as text, and binds ISO timestamps', async () => {
+    const db = await openDatabase(configs.mysql());
+    try {
+      await db.exec('CREATE TABLE kinds (at DATETIME(3), d DATE, t TIME(3), big BIGINT, dec_value DECIMAL(65, 30), j JSON, flag BOOLEAN)');
+      await db.execute('INSERT INTO kinds VALUES (?, ?, ?, ?, ?, ?, ?)', ['2024-02-29T10:11:12.345Z', '2024-02-29', '10:11:12.500', 9007199254740993n, '1.50', '{"a":[1,"x"]}', true]);
+      const [row] = await db.query('SELECT at, d, t, big, dec_value, j, flag, "at" = ? AS same FROM kinds', ['2024-02-29T11:11:12.345+01:00']);
+      expect(row).toEqual({
+        at: '2024-02-29T10:11:12.345Z',
+        d: '2024-02-29',
+        t: '10:11:12.5',
+        big: '9007199254740993',
+        dec_value: '1.500000000000000000000000000000',
+        j: '{"a":[1,"x"]}',
+        flag: 1,
+        same: 1,
+      });
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('quotes identifiers with double quotes and concatenates with ||, as the other databases do', async () => {
+    const db = await openDatabase(configs.mysql());
+    try {
+      expect(await db.query(`SELECT 'a' || 'b' AS "Mixed Case"`)).toEqual([{ 'Mixed Case': 'ab' }]);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('reports an unreachable server in one line', async () => {
+    const error = await openDatabase({ client: 'mysql', url: 'mysql://root@127.0.0.1:1/x', label: '127.0.0.1:1/x', pool: { max: 1 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseOpenError);
+    expect((error as Error).message).toBe('cannot connect to mysql 127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1');
+  });
+
+  it('reports a missing database in one line', async () => {
+    const error = await openDatabase({ client: 'mysql', url: 'mysql://root@127.0.0.1:3306/capi_no_such_database', label: 'x/capi_no_such_database', pool: { max: 1 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseOpenError);
+    expect((error as Error).message).toBe("cannot connect to mysql x/capi_no_such_database: Unknown database 'capi_no_such_database'");
+  });
+});
+
+describe('renderStatement', () => {
+  it('numbers placeholders for PostgreSQL in one pass and leaves SQLite text alone', () => {
+    const params = ['a', true, new Date('2024-01-02T03:04:05.000Z'), 7n];
+    expect(renderStatement(dialects.postgres, 'SELECT ? , ? WHERE a = ? AND b = ?', params)).toEqual({
+      text: 'SELECT $1 , $2 WHERE a = $3 AND b = $4',
+      values: ['a', true, '2024-01-02T03:04:05.000Z', '7'],
+    });
+    expect(renderStatement(dialects.sqlite, 'SELECT ? , ? WHERE a = ? AND b = ?', params)).toEqual({
+      text: 'SELECT ? , ? WHERE a = ? AND b = ?',
+      values: ['a', 1, '2024-01-02T03:04:05.000Z', 7n],
+    });
+  });
+
+  it('leaves a statement without parameters as written, question marks and all', () => {
+    const script = "SELECT '?' AS q; -- ?";
+    expect(renderStatement(dialects.postgres, script, []).text).toBe(script);
+  });
+
+  it('rejects a statement whose placeholders and parameters disagree (a literal ? must be bound)', () => {
+    expect(() => renderStatement(dialects.postgres, "SELECT ? WHERE name <> '?'", ['a'])).toThrow(StatementShapeError);
+    expect(() => renderStatement(dialects.postgres, 'SELECT ?, ?', ['a'])).toThrow(StatementShapeError);
   });
 });

@@ -75,7 +75,12 @@ export function knownActions(model: PermissionModel): readonly string[] {
 export function defaultPermissions(model: PermissionModel): Permissions {
   const isRead = (action: string): boolean => readActions.has(action.slice(action.lastIndexOf('.') + 1));
   return {
-    public: [...sortedTypes(model).flatMap((type) => contentTypeActions(type).filter(isRead)), ...uploadActions.filter((a) => readActions.has(a)).map((a) => `plugin::upload.content-api.${a}`), listLocalesAction, ...publicUsersPermissions],
+    public: [
+      ...sortedTypes(model).flatMap((type) => contentTypeActions(type).filter(isRead)),
+      ...uploadActions.filter((a) => readActions.has(a)).map((a) => `plugin::upload.content-api.${a}`),
+      listLocalesAction,
+      ...publicUsersPermissions,
+    ],
     authenticated: [...knownActions(model).filter((a) => !a.startsWith(`${USERS_PERMISSIONS}.`)), ...authenticatedUsersPermissions],
   };
 }

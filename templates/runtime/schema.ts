@@ -5,25 +5,10 @@
  * plans SQL from them, with no schema reflection at request time.
  */
 
-export type ScalarType =
-  | 'string'
-  | 'text'
-  | 'richtext'
-  | 'blocks'
-  | 'email'
-  | 'password'
-  | 'uid'
-  | 'integer'
-  | 'biginteger'
-  | 'decimal'
-  | 'float'
-  | 'boolean'
-  | 'date'
-  | 'datetime'
-  | 'time'
-  | 'timestamp'
-  | 'enumeration'
-  | 'json';
+import type { ScalarType } from '../contract/scalar-types.ts';
+
+/** The scalar attribute types are the contract's (SCALAR_TYPES). */
+export type { ScalarType };
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 

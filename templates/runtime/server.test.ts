@@ -172,9 +172,7 @@ describe('startServer', () => {
       const error = await start({ env: { PORT: String(port) } }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ListenError);
       expect(error).toMatchObject({ code: 'EADDRINUSE' });
-      expect((error as Error).message).toBe(
-        `cannot listen on 127.0.0.1:${port}: port ${port} is already in use (set PORT or "port" in config/server.json)`,
-      );
+      expect((error as Error).message).toBe(`cannot listen on 127.0.0.1:${port}: port ${port} is already in use (set PORT or "port" in config/server.json)`);
       expect(startupErrorMessage(error)).toBe((error as Error).message);
     } finally {
       blocker.close();
@@ -215,27 +213,27 @@ describe('startServer', () => {
   });
 });
 
-  it('stops background work registered with onClose after the last request and before the database closes', async () => {
-    const events: string[] = [];
-    const server = await start({
-      mounts: [
-        (context) => {
-          context.onClose?.(async () => {
-            // The database is still open while background work winds down.
-            await context.db.query('SELECT 1');
-            events.push('stopped with the database open');
-          });
-          context.onClose?.(() => Promise.reject(new Error('a failing stop')));
-          context.onClose?.(async () => void events.push('later stops still run'));
-          return [];
-        },
-      ],
-      keep: true,
-    });
-    await server.close();
-    expect(events).toEqual(['stopped with the database open', 'later stops still run']);
-    await expect(server.context.db.query('SELECT 1')).rejects.toThrow();
+it('stops background work registered with onClose after the last request and before the database closes', async () => {
+  const events: string[] = [];
+  const server = await start({
+    mounts: [
+      (context) => {
+        context.onClose?.(async () => {
+          // The database is still open while background work winds down.
+          await context.db.query('SELECT 1');
+          events.push('stopped with the database open');
+        });
+        context.onClose?.(() => Promise.reject(new Error('a failing stop')));
+        context.onClose?.(async () => void events.push('later stops still run'));
+        return [];
+      },
+    ],
+    keep: true,
   });
+  await server.close();
+  expect(events).toEqual(['stopped with the database open', 'later stops still run']);
+  await expect(server.context.db.query('SELECT 1')).rejects.toThrow();
+});
 
 describe('on postgres', () => {
   let database: TestDatabase;
@@ -275,7 +273,8 @@ describe('process entry points', () => {
 
   it.each([
     [{ 'server.json': { prot: 80 } }, {}, 'capi: config/server.json: unknown key "prot" (did you mean "port"?)'],
-    [{}, { DATABASE_URL: 'mysql://x/y' }, 'capi: DATABASE_URL must start with "file:", "postgres://" or "postgresql://" (got "mysql://x/y")'],
+    [{}, { DATABASE_URL: 'oracle://x/y' }, 'capi: DATABASE_URL must start with "file:", "postgres://", "postgresql://", "mysql://" or "mariadb://" (got "oracle://x/y")'],
+    [{}, { DATABASE_URL: 'mysql://root@127.0.0.1:1/x' }, 'capi: cannot connect to mysql 127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1'],
     [{}, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/x' }, 'capi: cannot connect to postgres 127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1'],
   ])('runServer prints one line and exits 1 (%j %j)', async (config, extraEnv, line) => {
     const io = fakeIo();
@@ -288,11 +287,7 @@ describe('process entry points', () => {
     const dir = projectRoot({ migrations: { '0001_init': 'CREATE TABLE "thing" ("id" INTEGER PRIMARY KEY);\n' } });
     const io = fakeIo();
     expect(await runMigrations({ projectRoot: dir, env: {} }, io)).toEqual(['0001_init']);
-    expect(io.out).toEqual([
-      'capi: applying migration 0001_init',
-      expect.stringMatching(/^capi: applied migration 0001_init in \d+ ms$/),
-      'capi: applied 1 migration(s) to sqlite .data/data.db',
-    ]);
+    expect(io.out).toEqual(['capi: applying migration 0001_init', expect.stringMatching(/^capi: applied migration 0001_init in \d+ ms$/), 'capi: applied 1 migration(s) to sqlite .data/data.db']);
     const again = fakeIo();
     expect(await runMigrations({ projectRoot: dir, env: {} }, again)).toEqual([]);
     expect(again.out).toEqual(['capi: sqlite .data/data.db is up to date']);

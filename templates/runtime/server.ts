@@ -1,17 +1,24 @@
 /**
- * The HTTP server: an Express app with the pieces every generated project shares (JSON bodies,
- * health check, Strapi's error envelope for everything that goes wrong) and explicit mount
- * points where the REST and GraphQL routers plug in. `startServer` is the whole start-up:
- * config, database, migrations, app, listen, graceful shutdown.
+ * The HTTP server: an Express app with the pieces every generated project shares (the
+ * middlewares of config/middlewares.json, rate limits, health check, Strapi's error envelope for
+ * everything that goes wrong) and explicit mount points where the REST and GraphQL routers plug
+ * in. `startServer` is the whole start-up: .env, config, database, migrations, app,
+ * listen, graceful shutdown.
  */
-import type { Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { loadConfig, type AppConfig, type Environment } from './config.ts';
+import { loadDotEnv } from './env.ts';
+import { buildMiddlewares } from './middlewares/index.ts';
+import { requestId, requestLogger } from './middlewares/request-log.ts';
+import { isRateLimited, routeGroupLimits } from './rate-limit/index.ts';
+import { directListener, type DirectRoute } from './direct.ts';
 import { openDatabase, type Database } from './database.ts';
 import { InternalServerError, NotFoundError, ValidationError, envelope, toErrorResponse } from './errors.ts';
 import { jsonBodyGuard } from './body-guard.ts';
 import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
+import { clusterWorker } from './cluster.ts';
 import { applyMigrations } from './migrate.ts';
 import { queryCounter } from './query-count.ts';
 import { sendJson } from './send.ts';
@@ -24,6 +31,8 @@ export interface AppContext {
   readonly db: Database;
   readonly model: ModelSchema;
   readonly logger: Logger;
+  /** The environment the server runs with (process.env and .env); absent in tests of one module, which then read process.env. */
+  readonly env?: Environment;
   /**
    * Registers background work (the webhook delivery worker) to stop at shutdown, after the last
    * request and before the database closes. Absent where no server runs (tests of one module).
@@ -35,6 +44,11 @@ export interface AppContext {
 export interface Mount {
   readonly path: string;
   readonly handler: Router | RequestHandler;
+  /**
+   * Routes of `handler` the server may answer without Express (direct.ts), full paths: each must
+   * run exactly what Express would run for it after the app-wide middlewares.
+   */
+  readonly direct?: readonly DirectRoute[];
 }
 
 /** Builds mounts once the context exists (routers need the database and config). */
@@ -45,9 +59,36 @@ export interface CreateAppOptions extends AppContext {
   readonly countQueries?: boolean;
   /** Mounted in order, after the built-in routes and before the 404 fallback. */
   readonly mounts?: readonly Mount[];
+  /** Answer the mounts' direct routes without Express (direct.ts). Default true; `CAPI_DIRECT_PATH=0` turns it off. */
+  readonly direct?: boolean;
 }
 
 export function createApp(options: CreateAppOptions): Express {
+  return buildApp(options).app;
+}
+
+/**
+ * The server's request listener: the mounts' direct routes answered by direct.ts, after the same
+ * app-wide handlers in the same order as the Express app runs them, and everything else by the
+ * app. A route of a rate-limited group stays on Express, whose limiter keys on Express' `req.ip`.
+ */
+export function createRequestListener(options: CreateAppOptions): RequestListener {
+  const built = buildApp(options);
+  if (options.direct === false) return built.app;
+  const limited = (route: DirectRoute): boolean => isRateLimited(options.config.rateLimits, route.method, route.path);
+  const routes = (options.mounts ?? []).flatMap((mount) => mount.direct ?? []).filter((route) => !limited(route));
+  options.logger.debug(`direct path: ${routes.length === 0 ? 'none' : routes.map((route) => `${route.method} ${route.path}`).join(', ')}`);
+  return directListener(routes, { fallback: built.app, before: built.before, onError: built.onError, trustProxy: options.config.server.proxy === true });
+}
+
+interface BuiltApp {
+  readonly app: Express;
+  /** The app-wide handlers every request passes before the routes, in order. */
+  readonly before: readonly RequestHandler[];
+  readonly onError: ErrorRequestHandler;
+}
+
+function buildApp(options: CreateAppOptions): BuiltApp {
   const { config, db, logger } = options;
   const app = express();
   app.disable('x-powered-by');
@@ -55,46 +96,40 @@ export function createApp(options: CreateAppOptions): Express {
   // ETag: both are per-request work Express would otherwise do for nothing.
   app.set('query parser', false);
   app.set('etag', false);
-  app.use(requestLog(logger));
-  app.use(wellEncodedPath);
-  if (options.countQueries === true) app.use(queryCounter(db));
-  app.use(express.json({ limit: config.server.jsonLimit, type: ['application/json', 'application/*+json'] }));
-  app.use(jsonBodyGuard);
+  // Behind a proxy, req.ip (rate limits, logs) must be the client's, not the proxy's.
+  if (config.server.proxy) app.set('trust proxy', true);
+  const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger });
+  const before: RequestHandler[] = [requestId, ...middlewares.before, wellEncodedPath, ...(options.countQueries === true ? [queryCounter(db)] : []), jsonBodyGuard];
+  for (const handler of before) app.use(handler);
+  app.use(routeGroupLimits(config.rateLimits, db));
 
   app.get('/_health', async (_req, res) => {
     try {
       await db.query('SELECT 1');
-      res.json({ status: 'ok', database: db.dialect });
+      // Under `--workers`, which process answered (cluster.ts): how a deployment sees them all.
+      res.json({ status: 'ok', database: db.dialect.kind, ...clusterWorker() });
     } catch (error) {
       logger.error({ err: error }, 'health check: the database does not answer');
-      res.status(503).json({ status: 'unavailable', database: db.dialect });
+      res.status(503).json({ status: 'unavailable', database: db.dialect.kind });
     }
   });
 
   for (const mount of options.mounts ?? []) app.use(mount.path, mount.handler);
+  for (const fallback of middlewares.fallback) app.use(fallback);
 
   app.use((_req, res) => {
     sendJson(res, 404, envelope(new NotFoundError()));
   });
-  app.use(errorHandler(logger));
-  return app;
-}
-
-function requestLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    if (!logger.isLevelEnabled('debug')) return next();
-    const start = performance.now();
-    res.on('finish', () => {
-      logger.debug({ method: req.method, url: req.originalUrl, status: res.statusCode, ms: Math.round(performance.now() - start) }, 'request');
-    });
-    next();
-  };
+  const onError = errorHandler(logger);
+  app.use(onError);
+  return { app, before, onError };
 }
 
 function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const response = toErrorResponse(error);
-    if (response.unexpected) logger.error({ err: error, method: req.method, url: req.originalUrl }, 'unhandled error');
+    // The request's own logger: the line carries its request id, as its request log line does.
+    if (response.unexpected) requestLogger(req, logger).error({ err: error, method: req.method, path: req.path }, 'unhandled error');
     if (res.headersSent) {
       // Part of a response is out already; the only honest signal left is a cut connection.
       req.socket.destroy();
@@ -114,7 +149,7 @@ export interface StartServerOptions {
   readonly projectRoot: string;
   readonly model: ModelSchema;
   readonly mounts?: readonly MountFactory[];
-  /** Defaults to `process.env`. */
+  /** Defaults to `process.env`. The project's `.env` fills in what it lacks (into a copy when given). */
   readonly env?: Environment;
   /** Defaults to a pino logger on stdout at LOG_LEVEL. */
   readonly logger?: Logger;
@@ -122,6 +157,10 @@ export interface StartServerOptions {
   readonly handleSignals?: boolean;
   /** Defaults to `<projectRoot>/prisma/migrations`. */
   readonly migrationsDir?: string;
+  /** Apply pending migrations first (default true); cluster workers leave it to the primary. */
+  readonly migrate?: boolean;
+  /** The project's configuration when the caller has loaded it already (main.ts): read once per process. */
+  readonly config?: AppConfig;
 }
 
 export interface RunningServer {
@@ -155,9 +194,11 @@ const shutdownGraceMs = 10_000;
  * before the failure is closed again.
  */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
-  const env = options.env ?? process.env;
+  // process.env itself when no env is given, so that every reader of process.env sees .env too.
+  const env: Record<string, string | undefined> = options.env === undefined ? process.env : { ...options.env };
+  loadDotEnv(options.projectRoot, env);
   const logger = options.logger ?? createLogger({ level: logLevelFromEnv(env) });
-  const config = loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
+  const config = options.config ?? loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
   const db = await openDatabase(config.database, {
     onBackgroundError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
   });
@@ -165,15 +206,16 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   let context: AppContext;
   const stops: (() => Promise<void>)[] = [];
   try {
-    await applyMigrations(db, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
-    context = { config, db, model: options.model, logger, onClose: (stop) => stops.push(stop) };
+    if (options.migrate ?? true) await applyMigrations(db, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
+    context = { config, db, model: options.model, logger, env, onClose: (stop) => stops.push(stop) };
     const mounts: Mount[] = [];
     for (const factory of options.mounts ?? []) {
       const made = await factory(context);
       mounts.push(...(isMountList(made) ? made : [made]));
     }
     const countQueries = env.CAPI_QUERY_COUNT === '1';
-    server = await listen(createApp({ ...context, mounts, countQueries }), config.server.host, config.server.port);
+    const direct = env.CAPI_DIRECT_PATH !== '0';
+    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct }), config.server.host, config.server.port);
   } catch (error) {
     await stopAll(stops, logger);
     await db.close().catch(() => undefined);
@@ -195,9 +237,9 @@ function isMountList(made: Mount | readonly Mount[]): made is readonly Mount[] {
   return Array.isArray(made);
 }
 
-function listen(app: Express, host: string, port: number): Promise<Server> {
+function listen(listener: RequestListener, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const server = createServer(listener).listen(port, host);
     const onError = (error: NodeJS.ErrnoException): void => {
       server.close();
       reject(new ListenError(listenErrorMessage(error, host, port), error.code));

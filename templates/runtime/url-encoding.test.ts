@@ -4,7 +4,10 @@ import { isWellEncoded, rawQueryString } from './url-encoding.ts';
 
 describe('isWellEncoded', () => {
   it('accepts whatever encodeURIComponent makes, and text without %', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => isWellEncoded(encodeURIComponent(text))), { seed: 9, numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => isWellEncoded(encodeURIComponent(text))),
+      { seed: 9, numRuns: 500 },
+    );
     expect(isWellEncoded('/api/products/abc')).toBe(true);
     expect(isWellEncoded('/api/products/a%2Fb%20c')).toBe(true);
   });

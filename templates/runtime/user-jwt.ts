@@ -62,15 +62,14 @@ export interface UserJwtInput {
 /** A JWT as users-permissions issues one on sign-in: HS256, the user's `id`, `iat` and `exp`. */
 export function issueUserJwt(id: number, secret: Uint8Array, expiresInSeconds: number): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({ id }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now).setExpirationTime(now + expiresInSeconds).sign(secret);
+  return new SignJWT({ id })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setIssuedAt(now)
+    .setExpirationTime(now + expiresInSeconds)
+    .sign(secret);
 }
 
 export function signUserJwt(input: UserJwtInput, secret: Uint8Array): Promise<string> {
   const claims = input.role === undefined ? {} : { role: input.role };
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(input.subject)
-    .setIssuedAt()
-    .setExpirationTime(`${input.expiresInHours}h`)
-    .sign(secret);
+  return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setSubject(input.subject).setIssuedAt().setExpirationTime(`${input.expiresInHours}h`).sign(secret);
 }

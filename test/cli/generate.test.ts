@@ -82,8 +82,13 @@ describe('capi generate', () => {
     const api = join(out, 'config/api.json');
     writeFileSync(api, '{ "rest": { "defaultLimit": 5, "maxLimit": 50 } }\n');
     writeFileSync(join(out, 'NOTES.md'), 'mine\n');
+    // A Strapi project's middleware list, ported by hand.
+    const middlewares = join(out, 'config/middlewares.json');
+    const ported = '["strapi::logger", "strapi::errors", { "name": "strapi::cors", "config": { "origin": ["https://example.com"] } }, "strapi::body"]\n';
+    writeFileSync(middlewares, ported);
     expect((await generate('--skip-build')).code).toBe(0);
     expect(readFileSync(api, 'utf8')).toBe('{ "rest": { "defaultLimit": 5, "maxLimit": 50 } }\n');
+    expect(readFileSync(middlewares, 'utf8')).toBe(ported);
     expect(readFileSync(join(out, 'NOTES.md'), 'utf8')).toBe('mine\n');
     expect((await generate('--check')).code).toBe(0);
   });

@@ -50,7 +50,32 @@ const TRICKY_TYPE_NAMES = [
   'api',
   'component-shared-x',
 ];
-const TRICKY_ATTRIBUTE_NAMES = ['model', 'schema', 'data', 'type', 'default', 'class', 'constructor', 'prototype', 'toString', 'valueOf', 'length', 'name', 'attributes', 'kind', 'uid', 'table', 'entry', 'document', 'populate', 'filters', 'sort', 'fields', 'pagination', 'status'];
+const TRICKY_ATTRIBUTE_NAMES = [
+  'model',
+  'schema',
+  'data',
+  'type',
+  'default',
+  'class',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'length',
+  'name',
+  'attributes',
+  'kind',
+  'uid',
+  'table',
+  'entry',
+  'document',
+  'populate',
+  'filters',
+  'sort',
+  'fields',
+  'pagination',
+  'status',
+];
 const TRICKY_CATEGORIES = ['shared', 'component', 'model', 'schema', 'api', 'x-y', 'content_type'];
 
 /** What the validator may refuse in a random model: what Strapi refuses too. */

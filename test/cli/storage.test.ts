@@ -7,14 +7,14 @@ import { readFileSync, readdirSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capi, copyExample, node, scratch, startServer } from '../support/cli.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase, type Client } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { connect } from '../support/sql.ts';
 
-type Client = 'sqlite' | 'postgres';
+/** A timestamp literal: MySQL takes it without the zone suffix (its sessions run in UTC). */
+const nowOf = (client: Client): string => (client === 'mysql' ? `'2026-01-01 00:00:00.000'` : `'2026-01-01T00:00:00.000Z'`);
 
-const NOW = `'2026-01-01T00:00:00.000Z'`;
-
-const SEED = `
+const seedOf = (NOW: string): string => `
 INSERT INTO authors (id, document_id, name, created_at, updated_at, published_at) VALUES (1, 'aaaaaaaaaaaaaaaaaaaaaaaa', 'Ada', ${NOW}, ${NOW}, ${NOW});
 INSERT INTO articles (id, document_id, title, reading_time, created_at, updated_at, published_at) VALUES (1, 'bbbbbbbbbbbbbbbbbbbbbbbb', 'Hello', 3, ${NOW}, ${NOW}, NULL);
 INSERT INTO articles (id, document_id, title, reading_time, created_at, updated_at, published_at) VALUES (2, 'bbbbbbbbbbbbbbbbbbbbbbbb', 'Hello', 3, ${NOW}, ${NOW}, ${NOW});
@@ -41,11 +41,15 @@ function editContentTypes(dir: string): void {
   mkdirSync(join(dir, 'components/shared'), { recursive: true });
   writeFileSync(
     join(dir, 'components/shared/callout.json'),
-    JSON.stringify({ collectionName: 'components_shared_callouts', info: { displayName: 'Callout' }, options: {}, attributes: { text: { type: 'text' }, tone: { type: 'enumeration', enum: ['info', 'warning'] } } }, null, 2),
+    JSON.stringify(
+      { collectionName: 'components_shared_callouts', info: { displayName: 'Callout' }, options: {}, attributes: { text: { type: 'text' }, tone: { type: 'enumeration', enum: ['info', 'warning'] } } },
+      null,
+      2,
+    ),
   );
 }
 
-describe.each<Client>(['sqlite', 'postgres'])('storage on %s', (client) => {
+describe.each(clients)('storage on %s', (client) => {
   const space = scratch(`storage-${client}`);
   const types = copyExample(join(space.dir, 'content-types'));
   const out = join(space.dir, 'out');
@@ -54,8 +58,8 @@ describe.each<Client>(['sqlite', 'postgres'])('storage on %s', (client) => {
   const env = (): NodeJS.ProcessEnv => ({ DATABASE_URL: url, NODE_ENV: 'production' });
 
   beforeAll(async () => {
-    if (client === 'postgres') {
-      database = await createTestDatabase();
+    if (client !== 'sqlite') {
+      database = await createServerDatabase(client);
       url = database.url;
     } else {
       url = `file:${join(space.dir, 'data.db')}`;
@@ -82,7 +86,7 @@ describe.each<Client>(['sqlite', 'postgres'])('storage on %s', (client) => {
   it('regenerates an edited model into an additive migration that keeps every row', async () => {
     const sql = await connect(client, url);
     try {
-      await sql.run(SEED);
+      await sql.run(seedOf(nowOf(client)));
       const before = await sql.all(COUNTS);
       editContentTypes(types);
       const regenerated = await capi(['generate', '--content-types', types, '--out', out]);

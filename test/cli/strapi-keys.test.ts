@@ -1,6 +1,6 @@
 /**
  * A Strapi project using every key of issue 8 (test/fixtures/strapi-keys), generated and served on
- * SQLite and PostgreSQL: what capi lists as not brought over, custom fields stored and answered as
+ * every database: what capi lists as not brought over, custom fields stored and answered as
  * their stored type, private relations, media, components and dynamic zones hidden from every
  * response, filter, sort, populate and GraphQL type, enumeration values renamed in GraphQL only,
  * and a `status` attribute on a type without draft & publish.
@@ -8,9 +8,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capi, scratch, startServer, type RunningServer } from '../support/cli.ts';
+import { capi, enableIntrospection, scratch, startServer, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 
 const PROJECT = join(repoRoot, 'test', 'fixtures', 'strapi-keys');
 
@@ -19,7 +20,7 @@ interface Answer {
   readonly body: any;
 }
 
-describe.each(['sqlite', 'postgres'] as const)('a Strapi project using every key, on %s', (client) => {
+describe.each(clients)('a Strapi project using every key, on %s', (client) => {
   const space = scratch(`strapi-keys-${client}`);
   const out = join(space.dir, 'out');
   let database: TestDatabase | undefined;
@@ -36,7 +37,7 @@ describe.each(['sqlite', 'postgres'] as const)('a Strapi project using every key
   const gql = (query: string, variables?: Record<string, unknown>): Promise<Answer> => call('POST', '/graphql', { query, variables });
 
   beforeAll(async () => {
-    database = client === 'postgres' ? await createTestDatabase('capi_strapi_keys') : undefined;
+    database = client === 'sqlite' ? undefined : await createServerDatabase(client, 'capi_strapi_keys');
     generated = await capi(['generate', '--content-types', PROJECT, '--out', out, '--database', client]);
     if (generated.code !== 0) throw new Error(generated.stderr);
     // The public role writes too, so that the test needs no token.
@@ -44,6 +45,7 @@ describe.each(['sqlite', 'postgres'] as const)('a Strapi project using every key
     const permissions = JSON.parse(readFileSync(permissionsFile, 'utf8')) as { public: string[] };
     permissions.public.push('api::article.article.create', 'api::tag.tag.create');
     writeFileSync(permissionsFile, JSON.stringify(permissions, null, 2));
+    enableIntrospection(out);
     server = await startServer(out, { DATABASE_URL: database?.url ?? `file:${join(space.dir, 'data.db')}`, NODE_ENV: 'production', LOG_LEVEL: 'error' });
   });
 
@@ -64,11 +66,14 @@ describe.each(['sqlite', 'postgres'] as const)('a Strapi project using every key
     ]);
   });
 
-  let tags: string[] = [];
+  const tags: string[] = [];
   let article = '';
 
   it('stores custom fields as their stored type, and hides private attributes of every kind from the response', async () => {
-    for (const [name, status] of [['news', 'active'], ['old', 'archived']]) {
+    for (const [name, status] of [
+      ['news', 'active'],
+      ['old', 'archived'],
+    ]) {
       const created = await call('POST', '/api/tags', { data: { name, status } });
       expect(created.status).toBe(201);
       expect(created.body.data).toMatchObject({ name, status });
@@ -171,7 +176,14 @@ describe.each(['sqlite', 'postgres'] as const)('a Strapi project using every key
     const spaced = await call('POST', '/api/articles', { data: { title: 'Spaced', kind: 'a b' } });
     expect(spaced.status).toBe(201);
     const listed = await gql('{ articles(sort: "title", filters: { kind: { in: ["a b", "3d"] } }) { title kind } }');
-    expect(listed.body).toEqual({ data: { articles: [{ title: 'Every key', kind: '_3d' }, { title: 'Spaced', kind: 'a_b' }] } });
+    expect(listed.body).toEqual({
+      data: {
+        articles: [
+          { title: 'Every key', kind: '_3d' },
+          { title: 'Spaced', kind: 'a_b' },
+        ],
+      },
+    });
     // The schema sets enumName: Strapi names the enum after it.
     const enumType = await gql('{ __type(name: "article_kind") { enumValues { name } } }');
     expect(enumType.body.data.__type.enumValues.map((v: { name: string }) => v.name)).toEqual(['datetime_local', '_3d', 'a_b', 'post']);

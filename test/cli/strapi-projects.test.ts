@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capi, scratch, startServer, type RunningServer } from '../support/cli.ts';
+import { capi, enableIntrospection, scratch, startServer, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 
@@ -58,6 +58,7 @@ describe.each(NAMES.flatMap((name) => [[name, 'sqlite'] as const, [name, 'postgr
     generated = await capi(['generate', '--content-types', join(PROJECTS, name), '--out', out, '--database', client]);
     if (generated.code !== 0) return;
     const url = database?.url ?? `file:${join(space.dir, 'data.db')}`;
+    enableIntrospection(out);
     server = await startServer(out, { DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'error' });
   });
 
@@ -100,4 +101,49 @@ describe.each(NAMES.flatMap((name) => [[name, 'sqlite'] as const, [name, 'postgr
     const fields = ((await response.json()) as { data: { __schema: { queryType: { fields: { name: string }[] } } } }).data.__schema.queryType.fields.map((f) => f.name);
     expect(fields.length).toBeGreaterThan(routes.length);
   });
+
+  // LaunchPad's front end builds its pages from this kind of query: every dynamic-zone component,
+  // their components and relations, lists of 100. By capi's old cost estimate it is worth over a
+  // hundred million; Strapi serves it, and so must capi by default (only depth is limited).
+  if (name === 'launchpad') {
+    it("accepts a deep page-builder query by default, and refuses past depthLimit with Strapi's message", async () => {
+      const post = async (query: string) => {
+        const response = await fetch(`${server?.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables: { slug: 'home' } }) });
+        return { status: response.status, body: (await response.json()) as { data?: unknown; errors?: { message: string }[] } };
+      };
+      const accepted = await post(PAGE_BUILDER_QUERY);
+      expect(accepted).toEqual({ status: 200, body: { data: { pages: [] } } });
+      const deeper = PAGE_BUILDER_QUERY.replace('plans(pagination: { pageSize: 100 }) { name perks { text } }', 'plans { product { plans { product { plans { product { plans { name } } } } } } }');
+      const refused = await post(deeper);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.[0]?.message).toBe("'Page' exceeds maximum operation depth of 10");
+    });
+  }
 });
+
+const PAGE_BUILDER_QUERY = /* GraphQL */ `
+  query Page($slug: String!, $locale: I18NLocaleCode) {
+    pages(filters: { slug: { eq: $slug } }, locale: $locale, pagination: { pageSize: 100 }) {
+      documentId
+      slug
+      locale
+      seo { metaTitle metaDescription metaImage { url alternativeText width height } keywords structuredData }
+      dynamic_zone {
+        __typename
+        ... on ComponentDynamicZoneHero { heading sub_heading CTAs { text URL target variant } }
+        ... on ComponentDynamicZoneFeatures { heading sub_heading graph_card { title top_items { number text } span } }
+        ... on ComponentDynamicZoneTestimonials { heading testimonials(pagination: { pageSize: 100 }) { text user { firstname lastname job image { url } } } }
+        ... on ComponentDynamicZonePricing {
+          heading
+          plans(pagination: { pageSize: 100 }) {
+            name price perks { text } additional_perks { text } CTA { text URL }
+            product { name slug images(pagination: { pageSize: 100 }) { url } plans(pagination: { pageSize: 100 }) { name perks { text } } }
+          }
+        }
+        ... on ComponentDynamicZoneLaunches { heading launches { mission_number title description } }
+        ... on ComponentDynamicZoneCta { heading CTAs { text URL variant } }
+        ... on ComponentDynamicZoneFaq { heading faqs(pagination: { pageSize: 100 }) { question answer } }
+      }
+    }
+  }
+`;

@@ -10,13 +10,14 @@ import { buildClientSchema, buildSchema, getIntrospectionQuery, printSchema, typ
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { node, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { caseNames, conformanceDir, parseComparison, prepareProject, replay, startReferenceServer, type ConformanceRun, type HarnessOptions } from './harness.ts';
 
 /** Cases where capi answers differently from Strapi 5.54 on purpose; see docs/graphql.md. */
 export const deliberateGraphqlDifferences: Readonly<Record<string, string>> = {
   'gql-scalars-all-types':
-    'The query selects Product.secret, a password attribute. capi keeps the field in the output type, so the query validates, but resolves it to null (a password never leaves the server, a requirement of the conformance README); Strapi 5.54 answers the bcrypt hash. Everything else must be Strapi\'s answer (checked below).',
+    "The query selects Product.secret, a password attribute. capi keeps the field in the output type, so the query validates, but resolves it to null (a password never leaves the server, a requirement of the conformance README); Strapi 5.54 answers the bcrypt hash. Everything else must be Strapi's answer (checked below).",
   'gql-introspection-full-schema':
     'capi serves no review-workflows types or operations (it has no admin panel), no users-permissions permission type (role permissions live in config/permissions.json) and no filter on a password (docs/graphql-schema.md, "Deliberate differences"). Every type both schemas have must be introspected identically, except those these omissions change (checked below).',
 };
@@ -48,7 +49,7 @@ interface Golden {
 
 const golden = (name: string): Golden => JSON.parse(readFileSync(join(conformanceDir, 'golden', `${name}.json`), 'utf8')) as Golden;
 
-describe.each(['sqlite', 'postgres'] as const)('GraphQL conformance on %s', (database) => {
+describe.each(clients)('GraphQL conformance on %s', (database) => {
   let pg: TestDatabase | undefined;
   let server: RunningServer | undefined;
   let options: HarnessOptions;
@@ -56,7 +57,7 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL conformance on %s', (dat
   let run: ConformanceRun;
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_gql_conformance') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_gql_conformance');
     options = {
       database,
       workDir: join(repoRoot, 'tmp', `gql-conformance-test-${database}-${process.pid}`),

@@ -3,6 +3,7 @@
  * it as the reference Strapi was configured, start it on an empty database, seed it through the
  * public API, run the recorded cases and compare with Strapi's answers.
  */
+import type { Client } from '../support/databases.ts';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { capi, node, startServer, type RunningServer } from '../support/cli.ts';
@@ -24,8 +25,8 @@ export interface ConformanceRun {
 }
 
 export interface HarnessOptions {
-  readonly database: 'sqlite' | 'postgres';
-  /** PostgreSQL URL of an empty database (sqlite uses a file in the project). */
+  readonly database: Client;
+  /** URL of an empty PostgreSQL or MySQL database (sqlite uses a file in the project). */
   readonly databaseUrl?: string;
   /** Regular expression selecting cases, e.g. `^rest-`. */
   readonly only?: string;
@@ -46,8 +47,15 @@ function referenceConfig(model: { contentTypes: Record<string, { uid: string; ki
   return {
     'api.json': { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
     'plugins.json': {
-      graphql: { config: { defaultLimit: 10, maxLimit: 20, depthLimit: 20 } },
-      i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
+      // The reference Strapi answered introspection (the recorded full-schema case); production turns it off by default.
+      graphql: { config: { defaultLimit: 10, maxLimit: 20, depthLimit: 20, apolloServer: { introspection: true } } },
+      i18n: {
+        defaultLocale: 'en',
+        locales: [
+          { code: 'en', name: 'English (en)' },
+          { code: 'fr', name: 'French (fr)' },
+        ],
+      },
     },
     'permissions.json': { public: actions, authenticated: actions },
   };
@@ -68,7 +76,7 @@ export async function prepareProject(options: HarnessOptions): Promise<string> {
 
 export async function startReferenceServer(project: string, options: HarnessOptions, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
   const databaseUrl = options.database === 'sqlite' ? `file:${join(options.workDir, 'conformance.db')}` : options.databaseUrl;
-  if (databaseUrl === undefined) throw new Error('a PostgreSQL run needs databaseUrl');
+  if (databaseUrl === undefined) throw new Error(`a ${options.database} run needs databaseUrl`);
   return startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env });
 }
 
@@ -90,7 +98,11 @@ export async function seed(server: RunningServer, workDir: string): Promise<stri
 
 /** Seeds through HTTP, runs the cases and compares; throws when seeding fails. */
 export async function replay(server: RunningServer, options: HarnessOptions): Promise<ConformanceRun> {
-  const map = await seed(server, options.workDir);
+  return runCases(server, options, await seed(server, options.workDir));
+}
+
+/** Runs the cases against a server whose content is described by the seed map `map`, and compares. */
+export async function runCases(server: RunningServer, options: HarnessOptions, map: string): Promise<ConformanceRun> {
   const out = join(options.workDir, 'out');
   const only = options.only === undefined ? [] : ['--only', options.only];
   const ran = await node([join(conformanceDir, 'run-cases.mjs'), '--base', server.url, '--map', map, '--out', out, ...only], { cwd: conformanceDir });

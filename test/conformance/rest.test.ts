@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import type { RunningServer } from '../support/cli.ts';
 import { caseNames, prepareProject, replay, startReferenceServer, type ConformanceRun, type HarnessOptions } from './harness.ts';
 
@@ -15,13 +16,13 @@ export const deliberateRestDifferences: Readonly<Record<string, string>> = {
     'Strapi 5.54 answers pagination[limit]=-1 with one item (a defect the conformance README lists); capi reads -1 as "as many as allowed" and caps it at rest.maxLimit.',
 };
 
-describe.each(['sqlite', 'postgres'] as const)('REST conformance on %s', (database) => {
+describe.each(clients)('REST conformance on %s', (database) => {
   let pg: TestDatabase | undefined;
   let server: RunningServer | undefined;
   let run: ConformanceRun;
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_conformance') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_conformance');
     const options: HarnessOptions = {
       database,
       workDir: join(repoRoot, 'tmp', `conformance-test-${database}-${process.pid}`),

@@ -1,18 +1,18 @@
 /**
- * `npm run conformance -- [--database sqlite|postgres] [--only REGEX]`: replays the recorded
+ * `npm run conformance -- [--database sqlite|postgres|mysql] [--only REGEX]`: replays the recorded
  * conformance suite (test/fixtures/conformance) against a freshly generated capi server and
  * prints PASS/FAIL per case.
- * PostgreSQL runs get a throwaway database (CAPI_TEST_PG_URL, as the tests).
+ * PostgreSQL and MySQL runs get a throwaway database (CAPI_TEST_PG_URL / CAPI_TEST_MYSQL_URL, as the tests).
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
 import { prepareProject, replay, startReferenceServer, type HarnessOptions } from './harness.ts';
 
 const { values } = parseArgs({ options: { database: { type: 'string', default: 'sqlite' }, only: { type: 'string' } } });
-const database = values.database === 'postgres' ? 'postgres' : 'sqlite';
-const pg = database === 'postgres' ? await createTestDatabase('capi_conformance') : undefined;
+const database = clients.find((client) => client === values.database) ?? 'sqlite';
+const pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_conformance');
 const options: HarnessOptions = {
   database,
   workDir: join(repoRoot, 'tmp', `conformance-${database}`),

@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { emitModules } from '../../generator/emit/modules.ts';
 import { emitPrismaSchema } from '../../generator/emit/prisma.ts';
+import { mysqlMigration } from '../../generator/mysql-ddl.ts';
 import { exampleContentTypes, loadModelFrom, repoRoot } from '../support/model.ts';
 
 const goldenDir = join(repoRoot, 'test', 'golden');
@@ -25,6 +26,8 @@ function expectGolden(name: string, actual: string): void {
 describe('prisma emitter', () => {
   it('emits the SQLite schema', () => expectGolden('schema.sqlite.prisma', emitPrismaSchema(model, 'sqlite', SOURCE)));
   it('emits the PostgreSQL schema', () => expectGolden('schema.postgres.prisma', emitPrismaSchema(model, 'postgres', SOURCE)));
+  it('emits the MySQL schema', () => expectGolden('schema.mysql.prisma', emitPrismaSchema(model, 'mysql', SOURCE)));
+  it('renders the MySQL migration of the MySQL schema', () => expectGolden('migration.mysql.sql', mysqlMigration(undefined, emitPrismaSchema(model, 'mysql', SOURCE))));
   it('is deterministic', () => expect(emitPrismaSchema(model, 'sqlite', SOURCE)).toBe(emitPrismaSchema(model, 'sqlite', SOURCE)));
 });
 

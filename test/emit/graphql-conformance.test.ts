@@ -133,7 +133,15 @@ function describeType(type: GraphQLNamedType): TypeShape {
   }
   if (isEnumType(type)) return { kind: 'enum', description, members: type.getValues().map((v) => v.name) };
   // Member order of a union means nothing to clients (and the reference's was sorted when recorded).
-  if (isUnionType(type)) return { kind: 'union', description, members: type.getTypes().map((t) => t.name).sort() };
+  if (isUnionType(type))
+    return {
+      kind: 'union',
+      description,
+      members: type
+        .getTypes()
+        .map((t) => t.name)
+        .sort(),
+    };
   if (isScalarType(type)) return { kind: 'scalar', description, members: [] };
   throw new Error(`unexpected type ${String(type)}`);
 }
@@ -195,7 +203,10 @@ describe("the emitted SDL against Strapi 5.54's schema for the conformance model
     for (const name of TYPES_NOT_SERVED) expect(actual.has(name), name).toBe(false);
     for (const path of FIELDS_NOT_SERVED) {
       const [typeName = '', field = ''] = path.split('.');
-      expect(actual.get(typeName)?.members.some((m) => m.startsWith(`${field}:`) || m.startsWith(`${field}(`)), path).toBe(false);
+      expect(
+        actual.get(typeName)?.members.some((m) => m.startsWith(`${field}:`) || m.startsWith(`${field}(`)),
+        path,
+      ).toBe(false);
     }
   });
 });

@@ -7,19 +7,9 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  buildSchema,
-  type GraphQLField,
-  type GraphQLInputObjectType,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-  isEnumType,
-  isInputObjectType,
-  isObjectType,
-  printSchema,
-} from 'graphql';
+import { buildSchema, type GraphQLField, type GraphQLInputObjectType, type GraphQLObjectType, type GraphQLSchema, isEnumType, isInputObjectType, isObjectType, printSchema } from 'graphql';
 import { afterAll, describe, expect, it } from 'vitest';
-import { graphqlEnumValues } from '../../generator/emit/graphql/names.ts';
+import { graphqlEnumValues } from '../../generator/model/graphql-names.ts';
 import { emitGraphqlSchema } from '../../generator/emit/graphql/sdl.ts';
 import { loadSchemas } from '../../generator/load.ts';
 import type { Model } from '../../generator/model/types.ts';
@@ -208,12 +198,7 @@ describe('GraphQL SDL of an ad-hoc model', () => {
       'localizations_connection: SiteSettingRelationResponseCollection',
       'localizations: [SiteSetting]!',
     ]);
-    expect(inputFields(input(schema, 'SiteSettingInput'))).toEqual([
-      'headline: String',
-      'mood: ENUM_SITESETTING_MOOD',
-      'banner: ID',
-      'publishedAt: DateTime',
-    ]);
+    expect(inputFields(input(schema, 'SiteSettingInput'))).toEqual(['headline: String', 'mood: ENUM_SITESETTING_MOOD', 'banner: ID', 'publishedAt: DateTime']);
     // Nothing lists a single type, so nothing takes its filters: pruned, as in Strapi.
     expect(schema.getType('SiteSettingFiltersInput')).toBeUndefined();
   });
@@ -244,13 +229,7 @@ describe('GraphQL SDL of an ad-hoc model', () => {
       'updatedAt: DateTime',
       'publishedAt: DateTime',
     ]);
-    expect(inputFields(input(schema, 'MemoInput'))).toEqual([
-      'body: String',
-      'due: Date',
-      'chapters: [ComponentDocChapterInput]',
-      'publishedAt: DateTime',
-      'locale: String',
-    ]);
+    expect(inputFields(input(schema, 'MemoInput'))).toEqual(['body: String', 'due: Date', 'chapters: [ComponentDocChapterInput]', 'publishedAt: DateTime', 'locale: String']);
     expect(inputFields(input(schema, 'ComponentDocChapterInput'))).toEqual(['id: ID', 'heading: String', 'rank: ENUM_COMPONENTDOCCHAPTER_RANK']);
     expect(fields(object(schema, 'ComponentDocChapter'))).toEqual(['id: ID!', 'heading: String', 'rank: ENUM_COMPONENTDOCCHAPTER_RANK']);
   });
@@ -274,8 +253,7 @@ describe('GraphQL SDL of an ad-hoc model', () => {
 
   it('prunes what nothing reaches, as Strapi does', () => {
     // No dynamic zone: no Error; no time attribute: no Time filter; the single type has no list query.
-    for (const name of ['Error', 'TimeFilterInput', 'Time', 'SiteSettingEntityResponseCollection', 'UploadFileInput', 'I18NLocaleInput'])
-      expect(schema.getType(name), name).toBeUndefined();
+    for (const name of ['Error', 'TimeFilterInput', 'Time', 'SiteSettingEntityResponseCollection', 'UploadFileInput', 'I18NLocaleInput']) expect(schema.getType(name), name).toBeUndefined();
     expect(schema.getType('I18NLocaleCode')).toBeDefined();
   });
 

@@ -68,7 +68,7 @@ describe('an emitted sqlite project', () => {
   it('fails start-up with one line on stderr and exit code 1', async () => {
     const cases: Array<[NodeJS.ProcessEnv, string]> = [
       [{ PORT: 'eighty' }, 'capi: PORT must be an integer between 0 and 65535 (got "eighty")\n'],
-      [{ DATABASE_URL: 'mysql://root@db/app' }, 'capi: DATABASE_URL must start with "file:", "postgres://" or "postgresql://" (got "mysql://root@db/app")\n'],
+      [{ DATABASE_URL: 'oracle://root@db/app' }, 'capi: DATABASE_URL must start with "file:", "postgres://", "postgresql://", "mysql://" or "mariadb://" (got "oracle://root@db/app")\n'],
       [{ DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/app' }, 'capi: cannot connect to postgres 127.0.0.1:1/app: connect ECONNREFUSED 127.0.0.1:1\n'],
     ];
     for (const [env, stderr] of cases) {

@@ -4,6 +4,9 @@ import { dirname, join, relative, sep } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitProject, packageName, templateContext } from '../../generator/emit/project.ts';
 import { defaultConfigFiles, defaultPermissions, loadConfig } from '../../templates/runtime/config.ts';
+import { envVariables, renderEnvExample } from '../../templates/runtime/env.ts';
+import { defaultMiddlewareList } from '../../templates/runtime/middlewares/config.ts';
+import { defaultRateLimits } from '../../templates/runtime/rate-limit/config.ts';
 import type { ModelSchema } from '../../templates/runtime/schema.ts';
 import { exampleContentTypes, loadModelFrom, repoRoot } from '../support/model.ts';
 
@@ -24,8 +27,8 @@ const rootPackage = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf
 const scratch = mkdtempSync(join(tmpdir(), 'capi-project-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-function runtimeSources(): string[] {
-  const dir = join(repoRoot, 'templates', 'runtime');
+function templateSources(folder: 'runtime' | 'contract'): string[] {
+  const dir = join(repoRoot, 'templates', folder);
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && !entry.name.endsWith('.test.ts') && !entry.name.startsWith('test-'))
     .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'))
@@ -39,15 +42,21 @@ describe('emitProject', () => {
   it('emits the skeleton, the config files and the runtime, sorted by path', () => {
     const paths = files.map((f) => f.path);
     expect(paths).toEqual([...paths].sort());
-    expect(paths.filter((p) => !p.startsWith('src/runtime/'))).toEqual([
+    expect(paths.filter((p) => !p.startsWith('src/runtime/') && !p.startsWith('src/contract/'))).toEqual([
+      '.dockerignore',
+      '.env.example',
       '.gitignore',
+      'Dockerfile',
       'README.md',
       'config/api.json',
       'config/database.json',
+      'config/middlewares.json',
       'config/permissions.json',
       'config/plugins.json',
+      'config/rate-limit.json',
       'config/server.json',
       'config/webhooks.json',
+      'package-lock.json',
       'package.json',
       'prisma.config.ts',
       'src/extensions/index.ts',
@@ -57,30 +66,34 @@ describe('emitProject', () => {
     ]);
   });
 
-  it('owns generated code and leaves config, README, .gitignore and src/extensions to the user after the first run', () => {
+  it('owns generated code and leaves config, README, .gitignore, the Docker files and src/extensions to the user after the first run', () => {
     const createOnce = files.filter((f) => f.policy === 'create-once').map((f) => f.path);
     expect(createOnce).toEqual([
+      '.dockerignore',
       '.gitignore',
+      'Dockerfile',
       'README.md',
       'config/api.json',
       'config/database.json',
+      'config/middlewares.json',
       'config/permissions.json',
       'config/plugins.json',
+      'config/rate-limit.json',
       'config/server.json',
       'config/webhooks.json',
       'src/extensions/index.ts',
     ]);
   });
 
-  it('copies every non-test runtime file byte for byte', () => {
-    const runtime = files.filter((f) => f.path.startsWith('src/runtime/'));
-    expect(runtime.map((f) => f.path)).toEqual(runtimeSources().map((p) => `src/runtime/${p}`));
-    for (const file of runtime) {
-      const source = readFileSync(join(repoRoot, 'templates', 'runtime', file.path.slice('src/runtime/'.length)));
+  it.each(['runtime', 'contract'] as const)('copies every non-test %s file byte for byte', (folder) => {
+    const copied = files.filter((f) => f.path.startsWith(`src/${folder}/`));
+    expect(copied.map((f) => f.path)).toEqual(templateSources(folder).map((p) => `src/${folder}/${p}`));
+    for (const file of copied) {
+      const source = readFileSync(join(repoRoot, 'templates', folder, file.path.slice(`src/${folder}/`.length)));
       expect(Buffer.from(file.contents, 'utf8').equals(source)).toBe(true);
       expect(file.policy).toBe('owned');
     }
-    expect(runtime.some((f) => f.path.endsWith('.test.ts') || f.path.includes('/test-'))).toBe(false);
+    expect(copied.some((f) => f.path.endsWith('.test.ts') || f.path.includes('/test-'))).toBe(false);
   });
 
   it('is deterministic', () => {
@@ -91,7 +104,7 @@ describe('emitProject', () => {
 
   it('writes the default config files as pretty JSON with a trailing newline', () => {
     const defaults = defaultConfigFiles('sqlite');
-    for (const name of ['server.json', 'database.json', 'api.json', 'plugins.json'] as const) {
+    for (const name of ['server.json', 'database.json', 'api.json', 'plugins.json', 'middlewares.json', 'rate-limit.json'] as const) {
       const contents = map.get(`config/${name}`)!.contents;
       expect(contents).toBe(`${JSON.stringify(defaults[name], null, 2)}\n`);
     }
@@ -107,6 +120,15 @@ describe('emitProject', () => {
     const config = loadConfig({ projectRoot: dir, env: {}, model });
     expect(config.database).toMatchObject({ client: 'sqlite', label: '.data/data.db' });
     expect(config.permissions.public).toContain('api::global.global.find');
+    expect(config.middlewares.map((entry) => entry.name)).toEqual([...defaultMiddlewareList]);
+    expect(config.rateLimits).toEqual(defaultRateLimits);
+  });
+
+  it('writes a .env.example from the runtime table of variables, regenerated every time', () => {
+    const example = map.get('.env.example')!;
+    expect(example.policy).toBe('owned');
+    expect(example.contents).toBe(renderEnvExample());
+    for (const variable of envVariables) expect(example.contents).toContain(`${variable.name}=`);
   });
 
   it('writes a package.json with the runtime dependencies at capi’s own versions', () => {
@@ -123,26 +145,38 @@ describe('emitProject', () => {
     expect(Object.keys(dependencies)).toEqual([
       '@apollo/server',
       '@as-integrations/express5',
+      '@aws-sdk/client-s3',
       '@graphql-yoga/render-graphiql',
       '@paralleldrive/cuid2',
       'bcryptjs',
       'better-sqlite3',
+      'compression',
+      'cookie-session',
+      'cors',
       'express',
       'express-rate-limit',
       'file-type',
       'graphql',
+      'helmet',
       'jose',
       'multer',
+      'mysql2',
       'nodemailer',
       'pg',
       'pino',
+      'pino-http',
       'qs',
       'sharp',
+      'swagger-ui-dist',
+      'tar',
     ]);
     const devDependencies = pkg.devDependencies as Record<string, string>;
     expect(Object.keys(devDependencies)).toEqual([
       '@prisma/adapter-better-sqlite3',
       '@types/better-sqlite3',
+      '@types/compression',
+      '@types/cookie-session',
+      '@types/cors',
       '@types/express',
       '@types/multer',
       '@types/node',
@@ -170,9 +204,7 @@ describe('emitProject', () => {
 
   it('writes the entry points with a header naming the source', () => {
     for (const path of ['src/main.ts', 'src/migrate.ts', 'prisma.config.ts']) {
-      expect(map.get(path)!.contents.split('\n')[0]).toBe(
-        '// Generated by capi from ../content-types/. Do not edit: change the content types and run `capi generate`.',
-      );
+      expect(map.get(path)!.contents.split('\n')[0]).toBe('// Generated by capi from ../content-types/. Do not edit: change the content types and run `capi generate`.');
     }
     expect(map.get('src/main.ts')!.contents).toContain('mounts: [],');
     expect(map.get('src/migrate.ts')!.contents).toContain("await runMigrations({ projectRoot: fileURLToPath(new URL('..', import.meta.url)) });");
@@ -191,8 +223,8 @@ describe('emitProject', () => {
     expect(tsconfig.include).toEqual(['src']);
   });
 
-  it('ignores build output, the SQLite data and uploads', () => {
-    expect(map.get('.gitignore')!.contents.split('\n')).toEqual(expect.arrayContaining(['dist/', '.data/', 'public/uploads/']));
+  it('ignores build output, the SQLite data, uploads and .env', () => {
+    expect(map.get('.gitignore')!.contents.split('\n')).toEqual(expect.arrayContaining(['dist/', '.data/', 'public/uploads/', '.env']));
   });
 
   it('configures the Prisma CLI with the SQLite adapter on the project database', () => {
@@ -222,6 +254,26 @@ describe('emitProject for postgres', () => {
     expect(pkg.devDependencies['@prisma/adapter-pg']).toBe(rootPackage.dependencies['@prisma/adapter-pg']);
     expect(pkg.devDependencies['@prisma/adapter-better-sqlite3']).toBeUndefined();
     expect(map.get('README.md')!.contents).toContain('a PostgreSQL database');
+  });
+});
+
+describe('emitProject for mysql', () => {
+  const map = byPath(emitProject(model, { ...options, database: 'mysql' }));
+
+  it('configures MySQL in database.json, prisma.config.ts and package.json', () => {
+    expect(JSON.parse(map.get('config/database.json')!.contents)).toEqual({ client: 'mysql', connection: { url: 'mysql://root@127.0.0.1:3306/db' }, pool: { max: 10 } });
+    const config = map.get('prisma.config.ts')!.contents;
+    expect(config).toContain("import { PrismaMariaDb } from '@prisma/adapter-mariadb';");
+    expect(config).toContain('const url = (process.env.DATABASE_URL ??= "mysql://root@127.0.0.1:3306/db");');
+    expect(config).toContain("new PrismaMariaDb(url.replace(/^mysql:/, 'mariadb:'))");
+    const pkg = JSON.parse(map.get('package.json')!.contents) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+    expect(pkg.dependencies['mysql2']).toBe(rootPackage.dependencies['mysql2']);
+    expect(pkg.devDependencies['@prisma/adapter-mariadb']).toBe(rootPackage.dependencies['@prisma/adapter-mariadb']);
+    expect(pkg.devDependencies['@prisma/adapter-pg']).toBeUndefined();
+    expect(map.get('README.md')!.contents).toContain('a MySQL 8 or MariaDB 10.11+ database');
+    const lock = JSON.parse(map.get('package-lock.json')!.contents) as { packages: Record<string, unknown> };
+    expect(lock.packages['node_modules/mysql2']).toBeDefined();
+    expect(lock.packages['node_modules/@prisma/adapter-mariadb']).toBeDefined();
   });
 });
 

@@ -5,6 +5,7 @@
  * silently altered value; well-encoded URLs keep working, and a refused write changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients } from '../support/databases.ts';
 import { request, startSeededServer, type TestServer } from './support.ts';
 
 const pathError = { status: 400, name: 'ValidationError', message: 'Malformed percent-encoding in the URL path', details: { source: 'path' } };
@@ -12,7 +13,7 @@ const pathError = { status: 400, name: 'ValidationError', message: 'Malformed pe
 /** Truncated, non-hex, overlong, lone-continuation and surrogate sequences. */
 const MALFORMED = ['%E0%A4%A', '%ZZ', '%E0', '%', '%4', '%C0%AF', '%80', '%ED%A0%80', 'ok%E0%A4%Aok'];
 
-describe.each(['sqlite', 'postgres'] as const)('malformed percent-encoding on %s', (database) => {
+describe.each(clients)('malformed percent-encoding on %s', (database) => {
   let server: TestServer;
   const call = (method: string, path: string, body?: unknown) => request(server.url, method, path, body);
   const doc = (label: string): string => server.seedMap.documents[label]?.documentId ?? '';
@@ -61,14 +62,9 @@ describe.each(['sqlite', 'postgres'] as const)('malformed percent-encoding on %s
     expect(answer.body.data).toEqual([]);
   });
 
-  it('is a 400 ValidationError in a GraphQL GET query string, in Strapi\'s GraphQL error shape', async () => {
+  it("is a 400 ValidationError in a GraphQL GET query string, in Strapi's GraphQL error shape", async () => {
     const query = encodeURIComponent('{ tags(filters: { name: { eq: "x" } }) { name } }');
-    const refused = [
-      `query=${query.replace('x', '%E0%A4%A')}`,
-      `query=${query}&variables=%7B%22a%22%3A%22%ZZ%22%7D`,
-      `query=${query}&operationName=%E0`,
-      `query=%ZZ`,
-    ];
+    const refused = [`query=${query.replace('x', '%E0%A4%A')}`, `query=${query}&variables=%7B%22a%22%3A%22%ZZ%22%7D`, `query=${query}&operationName=%E0`, `query=%ZZ`];
     for (const search of refused) {
       const answer = await graphqlGet(search);
       expect({ search, ...answer }).toEqual({

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProject, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
 import { capi, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { signUserJwt } from '../../templates/runtime/user-jwt.ts';
 import { request } from './support.ts';
 
@@ -20,17 +21,18 @@ const HELPER = "export const ownerOf = (principal: string): string | undefined =
 const conformanceTypes = join(repoRoot, 'test', 'fixtures', 'conformance', 'content-types');
 const extensionSource = readFileSync(join(repoRoot, 'test', 'fixtures', 'extensions', 'index.ts.txt'), 'utf8');
 
-describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) => {
+describe.each(clients)('extensions on %s', (database) => {
   let pg: TestDatabase | undefined;
   let options: HarnessOptions;
   let project: string;
   let server: RunningServer;
   const gql = (query: string) => request(server.url, 'POST', '/graphql', { query });
   const state = async () => (await request(server.url, 'GET', '/_ext/state')).body as { registered: boolean; bootstrapped: boolean; documentCalls: string[]; committed: string[] };
-  const tagsNamed = async (name: string) => (await request(server.url, 'GET', `/api/tags?filters[name][$eq]=${encodeURIComponent(name)}&fields[0]=name&fields[1]=weight`)).body.data as { name: string; weight: number }[];
+  const tagsNamed = async (name: string) =>
+    (await request(server.url, 'GET', `/api/tags?filters[name][$eq]=${encodeURIComponent(name)}&fields[0]=name&fields[1]=weight`)).body.data as { name: string; weight: number }[];
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_extensions') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_extensions');
     options = { database, workDir: join(repoRoot, 'tmp', `extensions-${database}-${process.pid}`), ...(pg === undefined ? {} : { databaseUrl: pg.url }) };
     project = await prepareProject(options);
     writeFileSync(join(project, 'src', 'extensions', 'index.ts'), extensionSource);
@@ -38,7 +40,8 @@ describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) =>
     writeFileSync(join(project, 'src', 'extensions', 'policies', 'helpers.ts'), HELPER);
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     pkg.scripts.lint = 'eslint src/extensions';
-    pkg.dependencies['left-pad'] = '^1.3.0';
+    // A dependency of the user's own: one capi's node_modules already holds, so no install runs.
+    pkg.dependencies['commander'] = '^14.0.3';
     writeFileSync(join(project, 'package.json'), `${JSON.stringify(pkg, null, 2)}\n`);
     const again = await capi(['generate', '--content-types', conformanceTypes, '--out', project, '--database', database, '--quiet']);
     if (again.code !== 0) throw new Error(`capi generate failed:\n${again.stderr}${again.stdout}`);
@@ -56,7 +59,7 @@ describe.each(['sqlite', 'postgres'] as const)('extensions on %s', (database) =>
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')) as { scripts: Record<string, string>; dependencies: Record<string, string> };
     expect(pkg.scripts.lint).toBe('eslint src/extensions');
     expect(pkg.scripts.start).toBe('tsc -p tsconfig.json && node dist/main.js');
-    expect(pkg.dependencies['left-pad']).toBe('^1.3.0');
+    expect(pkg.dependencies['commander']).toBe('^14.0.3');
     expect(pkg.dependencies.express).toBeDefined();
     const check = await capi(['generate', '--check', '--content-types', conformanceTypes, '--out', project, '--database', database]);
     expect(check.code, check.stdout + check.stderr).toBe(0);

@@ -32,9 +32,7 @@ export interface FuzzRequest {
   readonly body?: string | { readonly form: readonly FormPart[] };
 }
 
-export type FormPart =
-  | { readonly name: string; readonly value: string }
-  | { readonly name: string; readonly file: { readonly bytes: Uint8Array; readonly filename: string; readonly type: string } };
+export type FormPart = { readonly name: string; readonly value: string } | { readonly name: string; readonly file: { readonly bytes: Uint8Array; readonly filename: string; readonly type: string } };
 
 /** encodeURIComponent, with lone surrogates (which it refuses) made well-formed first. */
 function enc(value: string): string {
@@ -65,7 +63,8 @@ const HOSTILE_TEXT = [
   'constructor',
   'x'.repeat(5000),
 ];
-/** Numbers at and past every column's edges, as JSON numbers. */
+/** Numbers at and past every column's edges, as JSON numbers (2^53 + 1 on purpose: it parses as 2^53). */
+// eslint-disable-next-line no-loss-of-precision -- the literal a client would send
 const HOSTILE_NUMBERS = [0, -0, 1, -1, 0.5, 2147483647, 2147483648, -2147483648, -2147483649, 9007199254740993, 1e20, -1e20, 1e35, 1e300, -1e300, 5e-324, 1.7976931348623157e308];
 /** The same as query-string spellings, with what only text can spell. */
 const HOSTILE_NUMBER_TEXT = [
@@ -83,7 +82,23 @@ const HOSTILE_NUMBER_TEXT = [
   '1_000',
   ' 1 ',
 ];
-const HOSTILE_TEMPORAL = ['0000-01-01', '0001-01-01', '9999-12-31', '10000-01-01', '-000001-01-01', '2024-02-30', '2024-13-01', '275760-09-13', '253402300800000', '8640000000000001', '2024-01-01T24:00:00Z', '2024-01-01T10:00:00+25:00', '23:59:59.999', '24:00:00', '1970-01-01T00:00:00.000Z'];
+const HOSTILE_TEMPORAL = [
+  '0000-01-01',
+  '0001-01-01',
+  '9999-12-31',
+  '10000-01-01',
+  '-000001-01-01',
+  '2024-02-30',
+  '2024-13-01',
+  '275760-09-13',
+  '253402300800000',
+  '8640000000000001',
+  '2024-01-01T24:00:00Z',
+  '2024-01-01T10:00:00+25:00',
+  '23:59:59.999',
+  '24:00:00',
+  '1970-01-01T00:00:00.000Z',
+];
 
 const hostileScalar: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom<unknown>(...HOSTILE_TEXT, ...HOSTILE_NUMBERS, ...HOSTILE_TEMPORAL, true, false, null, [], {}, [null], { id: 1 }),
@@ -133,7 +148,13 @@ export class FuzzModel {
     for (const owner of [...types, ...Object.values(model.components)]) {
       for (const [name, field] of Object.entries(owner.attributes)) if (field.kind === 'scalar') this.scalarTypes.set(name, field.type);
     }
-    for (const [name, type] of [['id', 'integer'], ['createdAt', 'datetime'], ['size', 'decimal'], ['width', 'integer']] as const) this.scalarTypes.set(name, type);
+    for (const [name, type] of [
+      ['id', 'integer'],
+      ['createdAt', 'datetime'],
+      ['size', 'decimal'],
+      ['width', 'integer'],
+    ] as const)
+      this.scalarTypes.set(name, type);
   }
 
   /** Attribute paths to filter or sort by: scalars, and scalars one relation or component away. */
@@ -170,13 +191,16 @@ export class FuzzModel {
   query(type: ContentTypeSchema): fc.Arbitrary<string> {
     const paths = this.paths(type);
     const path = fc.constantFrom(...paths);
-    const brackets = (p: string): string => p.split('.').map((k) => `[${k}]`).join('');
-    const filter = fc.tuple(path, fc.constantFrom(...OPERATORS, ''), fc.option(fc.nat({ max: 2 }), { nil: undefined })).chain(([p, op, index]) => this.queryValue(p).map((value) => [p, op, index, value] as const)).map(
-      ([p, op, index, value]) => `filters${brackets(p)}${op === '' ? '' : `[${op}]`}${index === undefined ? '' : `[${index}]`}=${enc(value)}`,
-    );
-    const logical = fc.tuple(fc.constantFrom('$and', '$or', '$not'), fc.nat({ max: 3 }), path, queryText).map(
-      ([op, index, p, value]) => `filters[${op}][${index}]${brackets(p)}[$eq]=${enc(value)}`,
-    );
+    const brackets = (p: string): string =>
+      p
+        .split('.')
+        .map((k) => `[${k}]`)
+        .join('');
+    const filter = fc
+      .tuple(path, fc.constantFrom(...OPERATORS, ''), fc.option(fc.nat({ max: 2 }), { nil: undefined }))
+      .chain(([p, op, index]) => this.queryValue(p).map((value) => [p, op, index, value] as const))
+      .map(([p, op, index, value]) => `filters${brackets(p)}${op === '' ? '' : `[${op}]`}${index === undefined ? '' : `[${index}]`}=${enc(value)}`);
+    const logical = fc.tuple(fc.constantFrom('$and', '$or', '$not'), fc.nat({ max: 3 }), path, queryText).map(([op, index, p, value]) => `filters[${op}][${index}]${brackets(p)}[$eq]=${enc(value)}`);
     const sort = fc.tuple(path, fc.constantFrom('asc', 'desc', 'asc', 'desc', 'ASC', 'up', '')).map(([p, d]) => `sort=${enc(d === '' ? p : `${p}:${d}`)}`);
     const pagination = fc.tuple(fc.constantFrom('page', 'pageSize', 'start', 'limit', 'withCount'), queryText).map(([k, v]) => `pagination[${k}]=${enc(v)}`);
     const populate = fc.oneof(
@@ -241,7 +265,12 @@ export class FuzzModel {
           ids,
           fc.record({ connect: ids }, { requiredKeys: [] }),
           fc.record({ disconnect: ids, set: ids }, { requiredKeys: [] }),
-          fc.record({ connect: fc.array(fc.record({ documentId: ref, locale: fc.constantFrom('en', 'fr', 'a\u0000'), position: fc.record({ before: ref, start: fc.boolean() }, { requiredKeys: [] }) }, { requiredKeys: [] }), { maxLength: 2 }) }),
+          fc.record({
+            connect: fc.array(
+              fc.record({ documentId: ref, locale: fc.constantFrom('en', 'fr', 'a\u0000'), position: fc.record({ before: ref, start: fc.boolean() }, { requiredKeys: [] }) }, { requiredKeys: [] }),
+              { maxLength: 2 },
+            ),
+          }),
           hostileScalar,
         );
       }
@@ -277,22 +306,42 @@ export class FuzzModel {
   body(type: ContentTypeSchema): fc.Arbitrary<string> {
     return fc.oneof(
       { weight: 8, arbitrary: this.object(type.attributes, 0).map((data) => serialize({ data })) },
-      { weight: 1, arbitrary: fc.constantFrom('', '{', '{"data":', 'null', '[]', '{"data":null}', '{"data":[]}', '{"data":"x"}', `{"data":${deepJsonText(5000, 'object')}}`, `{"data":{"a":${deepJsonText(20000, 'array')}}}`, '{"data":{"__proto__":{"x":1}}}') },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(
+          '',
+          '{',
+          '{"data":',
+          'null',
+          '[]',
+          '{"data":null}',
+          '{"data":[]}',
+          '{"data":"x"}',
+          `{"data":${deepJsonText(5000, 'object')}}`,
+          `{"data":{"a":${deepJsonText(20000, 'array')}}}`,
+          '{"data":{"__proto__":{"x":1}}}',
+        ),
+      },
     );
   }
 
   restBody(): fc.Arbitrary<FuzzRequest> {
     const status = fc.constantFrom('', '?status=draft', '?status=published', '?locale=fr', '?locale=a%00', '?status=draft&locale=fr', '?locale=*', '?locale=xx', '?status=draft&locale=en');
-    const create = fc.constantFrom(...this.collections).chain((type) =>
-      fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'POST', path: `/api/${type.pluralName}${s}`, body })),
-    );
-    const update = fc.constantFrom(...this.collections).chain((type) =>
-      fc.tuple(this.documentRef(type.uid), this.body(type), status).map(([id, body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.pluralName}/${enc(id)}${s}`, body })),
-    );
-    const single = fc.constantFrom(...this.singles).chain((type) =>
-      fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.singularName}${s}`, body })),
-    );
-    const remove = fc.constantFrom(...this.collections).chain((type) => fc.tuple(fc.constant(type), this.documentRef(type.uid), status)).map(([type, id, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.pluralName}/${enc(id)}${s}` }));
+    const create = fc
+      .constantFrom(...this.collections)
+      .chain((type) => fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'POST', path: `/api/${type.pluralName}${s}`, body })));
+    const update = fc
+      .constantFrom(...this.collections)
+      .chain((type) =>
+        fc.tuple(this.documentRef(type.uid), this.body(type), status).map(([id, body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.pluralName}/${enc(id)}${s}`, body })),
+      );
+    const single = fc
+      .constantFrom(...this.singles)
+      .chain((type) => fc.tuple(this.body(type), status).map(([body, s]): FuzzRequest => ({ kind: 'rest-body', method: 'PUT', path: `/api/${type.singularName}${s}`, body })));
+    const remove = fc
+      .constantFrom(...this.collections)
+      .chain((type) => fc.tuple(fc.constant(type), this.documentRef(type.uid), status))
+      .map(([type, id, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.pluralName}/${enc(id)}${s}` }));
     const removeSingle = fc.tuple(fc.constantFrom(...this.singles), status).map(([type, s]): FuzzRequest => ({ kind: 'rest-body', method: 'DELETE', path: `/api/${type.singularName}${s}` }));
     return fc.oneof({ weight: 3, arbitrary: create }, { weight: 3, arbitrary: update }, { weight: 1, arbitrary: single }, { weight: 1, arbitrary: remove }, { weight: 1, arbitrary: removeSingle });
   }
@@ -311,19 +360,14 @@ export class FuzzModel {
       fc.record({ name: hostileScalar, alternativeText: hostileScalar, caption: hostileScalar }, { requiredKeys: [] }).map(serialize),
       fc.constantFrom('{', '[]', '[{},{}]', 'null', '"x"', '{"name":"a\\u0000b"}', deepJsonText(5000, 'object')),
     );
-    const upload = fc.tuple(fc.array(file, { maxLength: 2 }), fc.option(info, { nil: undefined }), fc.option(this.fileRef(), { nil: undefined })).map(
-      ([files, fileInfo, id]): FuzzRequest => ({
-        kind: 'multipart',
-        method: 'POST',
-        path: id === undefined ? '/api/upload' : `/api/upload?id=${enc(String(id))}`,
-        body: {
-          form: [
-            ...files.map((f): FormPart => ({ name: 'files', file: f })),
-            ...(fileInfo === undefined ? [] : [{ name: 'fileInfo', value: fileInfo }]),
-          ],
-        },
-      }),
-    );
+    const upload = fc.tuple(fc.array(file, { maxLength: 2 }), fc.option(info, { nil: undefined }), fc.option(this.fileRef(), { nil: undefined })).map(([files, fileInfo, id]): FuzzRequest => ({
+      kind: 'multipart',
+      method: 'POST',
+      path: id === undefined ? '/api/upload' : `/api/upload?id=${enc(String(id))}`,
+      body: {
+        form: [...files.map((f): FormPart => ({ name: 'files', file: f })), ...(fileInfo === undefined ? [] : [{ name: 'fileInfo', value: fileInfo }])],
+      },
+    }));
     const remove = this.fileRef().map((id): FuzzRequest => ({ kind: 'multipart', method: 'DELETE', path: `/api/upload/files/${enc(String(id))}` }));
     return fc.oneof({ weight: 4, arbitrary: upload }, { weight: 1, arbitrary: remove });
   }
@@ -359,7 +403,10 @@ export class FuzzModel {
       { query: `{ articles(filters: ${'{ and: ['.repeat(3000)}{}${'] }'.repeat(3000)}) { title } }` },
       { query: `{ articles(filters: ${'{ and: ['.repeat(150)}{}${'] }'.repeat(150)}) { title } }` },
       { query: 'query($f: ArticleFiltersInput) { articles(filters: $f) { title } }', variables: { f: DEEP } },
-      { query: `query(${Array.from({ length: 60 }, (_, i) => `$v${i}: Int`).join(', ')}) { articles(filters: { readingTime: { in: [${Array.from({ length: 60 }, (_, i) => `$v${i}`).join(', ')}] } }) { title } }`, variables: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`v${i}`, 'x'])) },
+      {
+        query: `query(${Array.from({ length: 60 }, (_, i) => `$v${i}: Int`).join(', ')}) { articles(filters: { readingTime: { in: [${Array.from({ length: 60 }, (_, i) => `$v${i}`).join(', ')}] } }) { title } }`,
+        variables: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`v${i}`, 'x'])),
+      },
       { query: '{ article(documentId: "a\\u0000") { title } }' },
       { query: 'mutation { createArticle(status: DRAFT, data: {}) { documentId title slug } }' },
     );

@@ -1,10 +1,11 @@
 /**
- * `npm run fuzz -- --runs N [--seed S] [--seconds T] [--database sqlite|postgres] [--verbose]`: the fuzz test
+ * `npm run fuzz -- --runs N [--seed S] [--seconds T] [--database sqlite|postgres|mysql] [--verbose]`: the fuzz test
  * of test/http/fuzz.test.ts with more requests than `npm test` sends, for before a release.
  */
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { clients } from '../support/databases.ts';
 import { repoRoot } from '../support/model.ts';
 
 const { values } = parseArgs({
@@ -19,7 +20,7 @@ const { values } = parseArgs({
 for (const [name, value] of Object.entries(values)) {
   if (typeof value === 'string' && name !== 'database' && !/^\d+$/.test(value)) throw new Error(`--${name} must be a whole number, got ${value}`);
 }
-if (values.database !== undefined && !['sqlite', 'postgres'].includes(values.database)) throw new Error('--database must be sqlite or postgres');
+if (values.database !== undefined && !(clients as readonly string[]).includes(values.database)) throw new Error(`--database must be one of ${clients.join(', ')}`);
 
 const vitest = join(repoRoot, 'node_modules', 'vitest', 'vitest.mjs');
 const filter = values.database === undefined ? [] : ['-t', `fuzz on ${values.database}`];

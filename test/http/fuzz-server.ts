@@ -12,7 +12,8 @@ import { seedConformance, type Seeded } from '../../templates/runtime/engine/tes
 import type { ModelSchema } from '../../templates/runtime/schema.ts';
 import { capi, startServer, type RunningServer } from '../support/cli.ts';
 import { exampleContentTypes, repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { createServerDatabase, type Client } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 
 export interface FuzzServer {
   readonly url: string;
@@ -40,7 +41,7 @@ function permissions(model: ModelSchema): string[] {
   return actions;
 }
 
-export async function startFuzzServer(database: 'sqlite' | 'postgres'): Promise<FuzzServer> {
+export async function startFuzzServer(database: Client): Promise<FuzzServer> {
   // Unique per call: the fuzz and hardening test files may run at once, even in one process.
   const workDir = join(repoRoot, 'tmp', `fuzz-${database}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
   rmSync(workDir, { recursive: true, force: true });
@@ -54,19 +55,25 @@ export async function startFuzzServer(database: 'sqlite' | 'postgres'): Promise<
     'api.json': { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
     'plugins.json': {
       graphql: { config: { defaultLimit: 10, maxLimit: 20, depthLimit: 20 } },
-      i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
+      i18n: {
+        defaultLocale: 'en',
+        locales: [
+          { code: 'en', name: 'English (en)' },
+          { code: 'fr', name: 'French (fr)' },
+        ],
+      },
     },
     'permissions.json': { public: actions, authenticated: actions },
   };
   for (const [file, json] of Object.entries(config)) writeFileSync(join(project, 'config', file), `${JSON.stringify(json, null, 2)}\n`);
 
-  const pg: TestDatabase | undefined = database === 'postgres' ? await createTestDatabase('capi_fuzz') : undefined;
+  const pg: TestDatabase | undefined = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_fuzz');
   const sqliteFile = join(workDir, 'fuzz.db');
   const databaseUrl = pg?.url ?? `file:${sqliteFile}`;
   // Started once to apply the migrations, then seeded, then serving.
   const server: RunningServer = await startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'error' });
   const db = await openDatabase(
-    pg === undefined ? { client: 'sqlite', filename: sqliteFile, label: 'fuzz.db' } : { client: 'postgres', url: pg.url, label: pg.name, pool: { max: 2 } },
+    pg === undefined ? { client: 'sqlite', filename: sqliteFile, label: 'fuzz.db' } : { client: database === 'mysql' ? 'mysql' : 'postgres', url: pg.url, label: pg.name, pool: { max: 2 } },
   );
   const seeded = (await seedConformance(db, model)).seeded();
   const documents: Record<string, string[]> = {};

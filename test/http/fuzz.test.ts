@@ -13,6 +13,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients } from '../support/databases.ts';
 import { checkInvariants } from '../support/invariants.ts';
 import { FuzzModel, type FuzzRequest } from './fuzz-arbitraries.ts';
 import { startFuzzServer, type FuzzServer } from './fuzz-server.ts';
@@ -55,11 +56,16 @@ async function problemOf(response: Response, tally: Map<string, number>, kind: s
 }
 
 function describeRequest(request: FuzzRequest): string {
-  const body = typeof request.body === 'string' ? ` ${request.body.slice(0, 400)}` : request.body === undefined ? '' : ` multipart ${JSON.stringify(request.body.form.map((p) => ('file' in p ? { file: p.file.filename, type: p.file.type, bytes: p.file.bytes.length } : p))).slice(0, 400)}`;
+  const body =
+    typeof request.body === 'string'
+      ? ` ${request.body.slice(0, 400)}`
+      : request.body === undefined
+        ? ''
+        : ` multipart ${JSON.stringify(request.body.form.map((p) => ('file' in p ? { file: p.file.filename, type: p.file.type, bytes: p.file.bytes.length } : p))).slice(0, 400)}`;
   return `${request.method} ${request.path.slice(0, 400)}${body}`;
 }
 
-describe.each(['sqlite', 'postgres'] as const)('fuzz on %s', (database) => {
+describe.each(clients)('fuzz on %s', (database) => {
   let server: FuzzServer;
   let model: FuzzModel;
 
@@ -99,15 +105,13 @@ describe.each(['sqlite', 'postgres'] as const)('fuzz on %s', (database) => {
       { seed, numRuns: runs, interruptAfterTimeLimit: seconds * 1000, endOnFailure: true },
     );
     const violations = await checkInvariants(server.db, server.model);
-    const report = [
-      ...failures.map((f) => `${f.request}\n  -> ${f.problem}`),
-      ...violations.map((v) => `invariant: ${v.invariant}: ${JSON.stringify(v.rows)}`),
-    ];
+    const report = [...failures.map((f) => `${f.request}\n  -> ${f.problem}`), ...violations.map((v) => `invariant: ${v.invariant}: ${JSON.stringify(v.rows)}`)];
     expect(sent).toBeGreaterThan(0);
     const outcomes = [...tally.keys()];
     if (process.env.FUZZ_VERBOSE === '1') console.info(Object.fromEntries([...tally].sort()));
     // Coverage of outcomes is only meaningful over enough rounds (npm test runs 3,000).
-    const coverage = runs >= 1000 ? ['rest-query 2xx', 'rest-query 4xx', 'rest-body 2xx', 'rest-body 4xx', 'multipart 2xx', 'multipart 4xx', 'graphql 2xx', 'graphql 2xx with errors', 'graphql 4xx with errors'] : [];
+    const coverage =
+      runs >= 1000 ? ['rest-query 2xx', 'rest-query 4xx', 'rest-body 2xx', 'rest-body 4xx', 'multipart 2xx', 'multipart 4xx', 'graphql 2xx', 'graphql 2xx with errors', 'graphql 4xx with errors'] : [];
     for (const expected of coverage) expect(outcomes, JSON.stringify(Object.fromEntries(tally))).toContain(expected);
     expect(report, `${report.length} problems after ${sent} requests\n${report.join('\n')}\n--- server output ---\n${server.output().slice(-3000)}`).toEqual([]);
   });

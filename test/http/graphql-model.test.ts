@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { knownActions } from '../../templates/runtime/permissions.ts';
 import { capi, startServer, type RunningServer } from '../support/cli.ts';
 import { loadModelFrom, repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { request } from './support.ts';
 
 const contentTypes: Record<string, unknown> = {
@@ -45,7 +46,7 @@ const contentTypes: Record<string, unknown> = {
   },
 };
 
-describe.each(['sqlite', 'postgres'] as const)('GraphQL of another model on %s', (database) => {
+describe.each(clients)('GraphQL of another model on %s', (database) => {
   const workDir = join(repoRoot, 'tmp', `graphql-model-${database}-${process.pid}`);
   let pg: TestDatabase | undefined;
   let server: RunningServer;
@@ -67,7 +68,7 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL of another model on %s',
     const actions = knownActions(loadModelFrom(types));
     writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify({ public: actions, authenticated: actions }));
     writeFileSync(join(project, 'config', 'plugins.json'), JSON.stringify({ i18n: { defaultLocale: 'en', locales: ['en', 'fr'] } }));
-    pg = database === 'postgres' ? await createTestDatabase('capi_graphql_model') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_graphql_model');
     server = await startServer(project, { DATABASE_URL: pg?.url ?? `file:${join(workDir, 'data.db')}`, LOG_LEVEL: 'warn' });
   });
 

@@ -6,16 +6,16 @@
  * suite in test/conformance/graphql.test.ts.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clients } from '../support/databases.ts';
 import { request, startSeededServer, type JsonResponse, type TestServer } from './support.ts';
 
 const DOCUMENT_ID = /^[a-z][a-z0-9]{23}$/;
 
-describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) => {
+describe.each(clients)('GraphQL API on %s', (database) => {
   let server: TestServer;
   const doc = (label: string): string => server.seedMap.documents[label]?.documentId ?? '';
   const media = (label: string): number => server.seedMap.media[label]?.id ?? 0;
-  const gql = (query: string, variables?: Record<string, unknown>): Promise<JsonResponse> =>
-    request(server.url, 'POST', '/graphql', { query, ...(variables === undefined ? {} : { variables }) });
+  const gql = (query: string, variables?: Record<string, unknown>): Promise<JsonResponse> => request(server.url, 'POST', '/graphql', { query, ...(variables === undefined ? {} : { variables }) });
   /** The data of a request that must succeed. */
   const data = async (query: string, variables?: Record<string, unknown>): Promise<any> => {
     const response = await gql(query, variables);
@@ -35,23 +35,20 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) =
       blocks { __typename ... on ComponentSharedQuote { title body } ... on ComponentSharedMedia { file { name } } }`;
 
     it('create a document with relations, media, components and a dynamic zone, published by default', async () => {
-      const { createArticle } = await data(
-        `mutation ($data: ArticleInput!) { createArticle(data: $data) { ${ARTICLE_FIELDS} } }`,
-        {
-          data: {
-            title: 'Written through GraphQL',
-            slug: 'written-through-graphql',
-            author: doc('author-ada'),
-            tags: [doc('tag-01'), doc('tag-02')],
-            cover: String(media('img-red')),
-            seo: { metaTitle: 'Meta', metaDescription: 'Description', metaSocial: [{ socialNetwork: 'Twitter', title: 'tw' }] },
-            blocks: [
-              { __typename: 'ComponentSharedQuote', title: 'Q', body: 'B' },
-              { __typename: 'ComponentSharedMedia', file: media('img-green') },
-            ],
-          },
+      const { createArticle } = await data(`mutation ($data: ArticleInput!) { createArticle(data: $data) { ${ARTICLE_FIELDS} } }`, {
+        data: {
+          title: 'Written through GraphQL',
+          slug: 'written-through-graphql',
+          author: doc('author-ada'),
+          tags: [doc('tag-01'), doc('tag-02')],
+          cover: String(media('img-red')),
+          seo: { metaTitle: 'Meta', metaDescription: 'Description', metaSocial: [{ socialNetwork: 'Twitter', title: 'tw' }] },
+          blocks: [
+            { __typename: 'ComponentSharedQuote', title: 'Q', body: 'B' },
+            { __typename: 'ComponentSharedMedia', file: media('img-green') },
+          ],
         },
-      );
+      });
       expect(createArticle).toMatchObject({
         title: 'Written through GraphQL',
         author: { name: 'Ada Lovelace' },
@@ -133,9 +130,7 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) =
     });
 
     it('update single types (created on the first update) and delete them', async () => {
-      const { updateAbout } = await data(
-        'mutation { updateAbout(data: { title: "About GraphQL", blocks: [{ __typename: "ComponentSharedRichText", body: "x" }] }) { title blocks { __typename } } }',
-      );
+      const { updateAbout } = await data('mutation { updateAbout(data: { title: "About GraphQL", blocks: [{ __typename: "ComponentSharedRichText", body: "x" }] }) { title blocks { __typename } } }');
       expect(updateAbout).toEqual({ title: 'About GraphQL', blocks: [{ __typename: 'ComponentSharedRichText' }] });
       const { deleteAbout } = await data('mutation { deleteAbout { documentId } }');
       expect(deleteAbout.documentId).toBe(doc('about'));
@@ -145,7 +140,9 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) =
     });
 
     it('update file info and delete files by numeric id; an unknown id deletes nothing and answers null', async () => {
-      const { updateUploadFile } = await data(`mutation { updateUploadFile(id: "${media('img-blue')}", info: { alternativeText: "A blue square", caption: "blue" }) { documentId name alternativeText caption } }`);
+      const { updateUploadFile } = await data(
+        `mutation { updateUploadFile(id: "${media('img-blue')}", info: { alternativeText: "A blue square", caption: "blue" }) { documentId name alternativeText caption } }`,
+      );
       expect(updateUploadFile).toMatchObject({ name: 'blue.png', alternativeText: 'A blue square', caption: 'blue' });
       expect((await request(server.url, 'GET', `/api/upload/files/${media('img-blue')}`)).body.alternativeText).toBe('A blue square');
       expect((await data('mutation { deleteUploadFile(id: "999999") { documentId } }')).deleteUploadFile).toBeNull();
@@ -159,10 +156,9 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) =
 
   describe('queries', () => {
     it('keep a password field in the output type, always null: written through a mutation, never read back', async () => {
-      const { createProduct } = await data(
-        'mutation ($data: ProductInput!) { createProduct(data: $data) { documentId name secret } }',
-        { data: { name: 'Password holder', slug: 'password-holder', secret: 'hunter2' } },
-      );
+      const { createProduct } = await data('mutation ($data: ProductInput!) { createProduct(data: $data) { documentId name secret } }', {
+        data: { name: 'Password holder', slug: 'password-holder', secret: 'hunter2' },
+      });
       expect(createProduct).toMatchObject({ name: 'Password holder', secret: null });
       const { products } = await data('{ products(filters: { slug: { eq: "password-holder" } }) { name secret } }');
       expect(products).toEqual([{ name: 'Password holder', secret: null }]);
@@ -225,16 +221,18 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) =
         author: { name: 'Ada Lovelace', avatar: { url: expect.stringMatching(/^\/uploads\//) } },
         category: null,
         seo: { metaTitle: 'm0', metaSocial: [{ title: 'f0' }] },
-        blocks: [{ __typename: 'ComponentSharedMedia', file: { url: expect.stringMatching(/^\/uploads\//) } }, { __typename: 'ComponentSharedQuote', title: 'q0' }],
+        blocks: [
+          { __typename: 'ComponentSharedMedia', file: { url: expect.stringMatching(/^\/uploads\//) } },
+          { __typename: 'ComponentSharedQuote', title: 'q0' },
+        ],
       });
       // m1, m10-m19 and m100-m119 match (31 of 120): two argument sets, so all 120 rows are read once and
       // each list is derived in memory, then paginated per parent (defaultLimit 10).
-      expect(many.body.data.tags[0].articles_connection.nodes.map((n: { slug: string }) => n.slug)).toEqual(
-        ['counted-1', ...Array.from({ length: 9 }, (_, i) => `counted-${10 + i}`)],
-      );
+      expect(many.body.data.tags[0].articles_connection.nodes.map((n: { slug: string }) => n.slug)).toEqual(['counted-1', ...Array.from({ length: 9 }, (_, i) => `counted-${10 + i}`)]);
       expect(many.queries).toBe(few.queries);
-      // tags, articles (once for both fields), author, avatar, category, seo, metaSocial, one per zone component (5), file.
-      expect(many.queries).toBe(13);
+      // One statement: tags with articles (once for both fields), author, avatar, category, seo, metaSocial and the zone inside.
+      // MariaDB reads a dynamic zone per edge (it cannot read the outer row in a derived table): one per edge and level.
+      expect(many.queries).toBe(database === 'mysql' ? 13 : 1);
     });
 
     it('answer a list selected twice with different arguments (in memory) as SQL answers each alone', async () => {
@@ -294,7 +292,11 @@ describe.each(['sqlite', 'postgres'] as const)('GraphQL API on %s', (database) =
 
     it('refuse writes without their action', async () => {
       await server.restart(['api::tag.tag.create', 'api::tag.tag.update', 'api::tag.tag.delete']);
-      for (const mutation of ['createTag(data: { name: "x" }) { name }', `updateTag(documentId: "${doc('tag-01')}", data: { weight: 9 }) { name }`, `deleteTag(documentId: "${doc('tag-01')}") { documentId }`]) {
+      for (const mutation of [
+        'createTag(data: { name: "x" }) { name }',
+        `updateTag(documentId: "${doc('tag-01')}", data: { weight: 9 }) { name }`,
+        `deleteTag(documentId: "${doc('tag-01')}") { documentId }`,
+      ]) {
         const response = await gql(`mutation { ${mutation} }`);
         expect(response.body.errors[0].extensions.code, mutation).toBe('FORBIDDEN');
       }

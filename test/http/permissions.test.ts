@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProject, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
 import { capi, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 
 const SALT = 'permission-matrix-salt';
 const PUBLIC = ['api::tag.tag.find', 'api::tag.tag.findOne', 'api::global.global.find', 'plugin::upload.content-api.find'];
@@ -33,14 +34,14 @@ const MATRIX: readonly [string, string, string][] = [
   ['GET', '/api/i18n/locales', 'plugin::i18n.locales.listLocales'],
 ];
 
-describe.each(['sqlite', 'postgres'] as const)('permissions on %s', (database) => {
+describe.each(clients)('permissions on %s', (database) => {
   let pg: TestDatabase | undefined;
   let server: RunningServer;
   let tag = '';
   let readOnly = '';
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_permissions') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_permissions');
     const options: HarnessOptions = { database, workDir: join(repoRoot, 'tmp', `permissions-${database}-${process.pid}`), ...(pg ? { databaseUrl: pg.url } : {}) };
     const project = await prepareProject(options);
     writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify({ public: PUBLIC, authenticated: [] }));
@@ -48,7 +49,11 @@ describe.each(['sqlite', 'postgres'] as const)('permissions on %s', (database) =
     server = await startReferenceServer(project, options, { API_TOKEN_SALT: SALT });
     const full = (await capi(['token', 'create', '--name', 'admin', '--type', 'full-access', '--project', project], repoRoot, { DATABASE_URL: databaseUrl, API_TOKEN_SALT: SALT })).stdout.trim();
     readOnly = (await capi(['token', 'create', '--name', 'reader', '--type', 'read-only', '--project', project], repoRoot, { DATABASE_URL: databaseUrl, API_TOKEN_SALT: SALT })).stdout.trim();
-    const created = await fetch(`${server.url}/api/tags`, { method: 'POST', headers: { authorization: `Bearer ${full}`, 'content-type': 'application/json' }, body: JSON.stringify({ data: { name: 'matrix' } }) });
+    const created = await fetch(`${server.url}/api/tags`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${full}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ data: { name: 'matrix' } }),
+    });
     tag = ((await created.json()) as { data: { documentId: string } }).data.documentId;
   });
 

@@ -8,19 +8,20 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capi, scratch, startServer, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { request } from './support.ts';
 
 const launchpad = join(repoRoot, 'test', 'fixtures', 'strapi-projects', 'launchpad');
 const portSource = readFileSync(join(repoRoot, 'test', 'fixtures', 'extensions', 'launchpad-populate.ts.txt'), 'utf8');
 
-describe.each(['sqlite', 'postgres'] as const)('the LaunchPad port on %s', (database) => {
+describe.each(clients)('the LaunchPad port on %s', (database) => {
   const space = scratch(`starter-port-${database}`);
   let pg: TestDatabase | undefined;
   let server: RunningServer;
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_starter_port') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_starter_port');
     const project = join(space.dir, 'api');
     const first = await capi(['generate', '--content-types', launchpad, '--out', project, '--database', database, '--skip-build', '--quiet']);
     if (first.code !== 0) throw new Error(first.stderr);

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { createServerDatabase, type Client } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { prepareProject, restrictPermissions, seed, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
 
 export interface SeedMap {
@@ -23,8 +24,8 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startSeededServer(database: 'sqlite' | 'postgres', name: string): Promise<TestServer> {
-  const pg: TestDatabase | undefined = database === 'postgres' ? await createTestDatabase(`capi_${name}`) : undefined;
+export async function startSeededServer(database: Client, name: string): Promise<TestServer> {
+  const pg: TestDatabase | undefined = database === 'sqlite' ? undefined : await createServerDatabase(database, `capi_${name}`);
   const options: HarnessOptions = {
     database,
     workDir: join(repoRoot, 'tmp', `${name}-${database}-${process.pid}`),

@@ -3,18 +3,20 @@
  * `Authorization: Bearer`, checked per action; bad, expired and revoked tokens get a 401.
  */
 import { createHmac } from 'node:crypto';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { prepareProject, restrictPermissions, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
-import { capi, type RunningServer } from '../support/cli.ts';
+import { capi, startServer, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { connect, type Sql } from '../support/sql.ts';
 
 const SALT = 'test-salt-that-is-long-enough-to-be-a-secret';
 const WRITES = ['api::tag.tag.create', 'api::tag.tag.update', 'api::tag.tag.delete', 'api::article.article.create', 'plugin::upload.content-api.upload'];
 
-describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (database) => {
+describe.each(clients)('API tokens on %s', (database) => {
   let pg: TestDatabase | undefined;
   let server: RunningServer;
   let project: string;
@@ -35,7 +37,7 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (database) =>
     });
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_tokens') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_tokens');
     const options: HarnessOptions = { database, workDir: join(repoRoot, 'tmp', `tokens-${database}-${process.pid}`), ...(pg ? { databaseUrl: pg.url } : {}) };
     project = await prepareProject(options);
     restrictPermissions(project, WRITES);
@@ -88,7 +90,9 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (database) =>
     expect(basic.status).toBe(401);
     const secret = await create('--name', 'short-lived', '--type', 'read-only', '--expires-in-days', '1');
     expect((await call('GET', '/api/tags', secret)).status).toBe(200);
-    await sql.run(`UPDATE capi_api_tokens SET expires_at = '2020-01-01T00:00:00.000Z' WHERE name = 'short-lived'`);
+    // MySQL takes a timestamp literal without the zone suffix (its sessions run in UTC).
+    const past = database === 'mysql' ? '2020-01-01 00:00:00.000' : '2020-01-01T00:00:00.000Z';
+    await sql.run(`UPDATE capi_api_tokens SET expires_at = '${past}' WHERE name = 'short-lived'`);
     expect((await call('GET', '/api/tags', secret)).status).toBe(401);
   });
 
@@ -105,6 +109,60 @@ describe.each(['sqlite', 'postgres'] as const)('API tokens on %s', (database) =>
     const again = await token('revoke', 'temporary');
     expect(again.code).toBe(1);
     expect(again.stderr).toContain('capi: no token named "temporary"');
+  });
+
+  it('logs that API_TOKEN_SALT changed when the stored tokens were made with another salt; the request still gets 401', async () => {
+    const secret = await create('--name', 'before-rotation', '--type', 'read-only');
+    const rotated = await startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', API_TOKEN_SALT: 'a-different-salt-after-a-redeploy' });
+    try {
+      const refused = await fetch(`${rotated.url}/api/tags`, { headers: { authorization: `Bearer ${secret}` } });
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toEqual({ data: null, error: { status: 401, name: 'UnauthorizedError', message: 'Missing or invalid credentials', details: {} } });
+      const saltLines = () =>
+        rotated
+          .output()
+          .split('\n')
+          .filter((line) => line.includes('API_TOKEN_SALT changed'));
+      // Once at start-up, once for the refused request: the server's output reaches this process
+      // through a pipe, so the second line may arrive just after the response.
+      await vi.waitFor(() => expect(saltLines()).toHaveLength(2));
+      const errors = saltLines();
+      expect(JSON.parse(errors[1] ?? '{}')).toMatchObject({
+        level: 50,
+        msg: expect.stringMatching(/^API_TOKEN_SALT changed: \d+ API token\(s\) were created with another salt and are refused \(401\); restore the previous API_TOKEN_SALT or create new tokens$/),
+      });
+      expect(rotated.output()).not.toContain(secret);
+    } finally {
+      await rotated.stop();
+    }
+  });
+
+  it('refuses to start in production without API_TOKEN_SALT once tokens exist, naming it in one line', async () => {
+    const started = startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', API_TOKEN_SALT: '' });
+    await expect(started).rejects.toThrow('capi: API_TOKEN_SALT is not set: the database holds API tokens, which are checked with it (set it in the environment or in .env; see .env.example)');
+  });
+
+  it('refuses to start in production without JWT_SECRET, naming it in one line', async () => {
+    const started = startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', API_TOKEN_SALT: SALT, JWT_SECRET: '' });
+    await expect(started).rejects.toThrow('capi: JWT_SECRET is not set: users sign in with JWTs signed with it (set it in the environment or in .env; see .env.example)');
+  });
+
+  it("reads the project's .env, where the real environment wins", async () => {
+    const secret = await create('--name', 'dotenv', '--type', 'read-only');
+    const dotenv = join(project, '.env');
+    // PORT and DATABASE_URL come from the environment the test gives; .env's lose.
+    writeFileSync(dotenv, `# a comment\nAPI_TOKEN_SALT="${SALT}"\nPORT=1\nDATABASE_URL=file:./elsewhere.db\nLOG_LEVEL=warn\n`);
+    try {
+      const server = await startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', API_TOKEN_SALT: undefined });
+      try {
+        expect((await fetch(`${server.url}/api/tags`, { headers: { authorization: `Bearer ${secret}` } })).status).toBe(200);
+        expect(server.output()).not.toContain('listening');
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dotenv);
+    }
   });
 
   it('refuses bad token requests with one line and exit code 1', async () => {

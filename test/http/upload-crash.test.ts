@@ -11,7 +11,8 @@ import { workDirOwner } from '../../templates/runtime/upload/storage.ts';
 import { prepareProject, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
 import type { RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 
 /** Every file under `dir`, relative. */
 function tree(dir: string): string[] {
@@ -20,13 +21,13 @@ function tree(dir: string): string[] {
     .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1));
 }
 
-describe.each(['sqlite', 'postgres'] as const)('upload work folders after a crash on %s', (database) => {
+describe.each(clients)('upload work folders after a crash on %s', (database) => {
   let pg: TestDatabase | undefined;
   let options: HarnessOptions;
   let project: string;
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_upload_crash') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_upload_crash');
     options = { database, workDir: join(repoRoot, 'tmp', `upload-crash-${database}-${process.pid}`), ...(pg ? { databaseUrl: pg.url } : {}) };
     project = await prepareProject(options);
   });

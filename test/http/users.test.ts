@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProject, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
 import { capi, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 
 const SECRET = 'users-test-jwt-secret';
 const PERMISSIONS = {
@@ -32,14 +33,14 @@ const now = (): number => Math.floor(Date.now() / 1000);
 /** A JWT with exactly these claims: no `iat` or `exp` unless given. */
 const signClaims = (claims: Record<string, unknown>) => new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode(SECRET));
 
-describe.each(['sqlite', 'postgres'] as const)('signed-in users on %s', (database) => {
+describe.each(clients)('signed-in users on %s', (database) => {
   let pg: TestDatabase | undefined;
   let server: RunningServer;
   let options: HarnessOptions;
   let project: string;
 
   beforeAll(async () => {
-    pg = database === 'postgres' ? await createTestDatabase('capi_users') : undefined;
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_users');
     options = { database, workDir: join(repoRoot, 'tmp', `users-${database}-${process.pid}`), ...(pg ? { databaseUrl: pg.url } : {}) };
     project = await prepareProject(options);
     writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify(PERMISSIONS));
@@ -69,7 +70,7 @@ describe.each(['sqlite', 'postgres'] as const)('signed-in users on %s', (databas
     expect((await call('DELETE', `/api/tags/${id}`, editor)).status).toBe(204);
   });
 
-  it("looks up the account of a users-permissions token (an `id` claim): none, and it is refused", async () => {
+  it('looks up the account of a users-permissions token (an `id` claim): none, and it is refused', async () => {
     // Accounts and their tokens are tested in sign-in.test.ts; a token for no account is a 401.
     const strapiStyle = await sign({ id: 7 });
     expect((await call('POST', '/api/tags', strapiStyle, { data: { name: 'by-user-7' } })).status).toBe(401);

@@ -17,11 +17,12 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { model } from '../../generated/src/model.ts';
+import { model } from '../support/runtime-model.ts';
 import { openDatabase, type Database } from '../../templates/runtime/database.ts';
 import { capi, copyExample, scratch, startServer, type RunningServer } from '../support/cli.ts';
 import { checkInvariants } from '../support/invariants.ts';
-import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
 import { request, type JsonResponse } from './support.ts';
 
 // More rounds before a release: CAPI_RACE_ROUNDS=100 npx vitest run test/http/writes.test.ts
@@ -44,7 +45,10 @@ function permissions(): Record<string, string[]> {
   return { public: actions, authenticated: actions };
 }
 
-describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server processes', (client) => {
+// Not on MySQL/MariaDB yet: in CI's full run (Node 24) a draft created on one process with
+// relations to tags just created through the other answered 400, and a racing PUT 404 where 400
+// was expected; both pass run alone. Open under issue 15 (docs/deployment.md, MySQL section).
+describe.each(clients.filter((client) => client !== 'mysql'))('writes on %s, two server processes', (client) => {
   const space = scratch(`races-${client}`);
   const project = join(space.dir, 'project');
   let pg: TestDatabase | undefined;
@@ -53,8 +57,8 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
   let db: Database;
 
   beforeAll(async () => {
-    if (client === 'postgres') {
-      pg = await createTestDatabase('capi_races');
+    if (client !== 'sqlite') {
+      pg = await createServerDatabase(client, 'capi_races');
       url = pg.url;
     } else {
       url = `file:${join(space.dir, 'races.db')}`;
@@ -64,11 +68,17 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
     if (generated.code !== 0) throw new Error(generated.stderr);
     writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify(permissions()));
     const plugins = JSON.parse(readFileSync(join(project, 'config', 'plugins.json'), 'utf8')) as Record<string, unknown>;
-    plugins.i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] };
+    plugins.i18n = {
+      defaultLocale: 'en',
+      locales: [
+        { code: 'en', name: 'English (en)' },
+        { code: 'fr', name: 'French (fr)' },
+      ],
+    };
     writeFileSync(join(project, 'config', 'plugins.json'), JSON.stringify(plugins));
     // One after the other: the first applies the migrations.
     for (let i = 0; i < 2; i++) servers.push(await startServer(project, { DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'warn' }));
-    db = await openDatabase(client === 'sqlite' ? { client: 'sqlite', filename: join(space.dir, 'races.db'), label: 'races.db' } : { client: 'postgres', url, label: 'races', pool: { max: 2 } });
+    db = await openDatabase(client === 'sqlite' ? { client: 'sqlite', filename: join(space.dir, 'races.db'), label: 'races.db' } : { client, url, label: 'races', pool: { max: 2 } });
   }, 120_000);
 
   afterAll(async () => {
@@ -233,7 +243,8 @@ describe.each(['sqlite', 'postgres'] as const)('writes on %s, two server process
     // The tag, the file and the linked article are gone, and so is every link to them.
     expect(await checkInvariants(db, model)).toEqual([]);
     const summary = Object.fromEntries([...statuses].map(([label, counts]) => [label, Object.fromEntries(counts)]));
-    if (process.env.CAPI_RACE_REPORT) console.log(client, JSON.stringify(summary), client === 'postgres' ? JSON.stringify(await db.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')) : '');
+    if (process.env.CAPI_RACE_REPORT)
+      console.log(client, JSON.stringify(summary), client === 'postgres' ? JSON.stringify(await db.query('SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()')) : '');
     expect(Object.keys(summary).sort()).toEqual([
       'DELETE article',
       'DELETE category',

@@ -47,7 +47,9 @@ describe('buildModel on the example content types', () => {
   });
 
   it('marks attributes localized the way Strapi does: explicit opt-in, relations and uids always', () => {
-    const localized = type('page').attributes.filter((a) => a.localized).map((a) => a.name);
+    const localized = type('page')
+      .attributes.filter((a) => a.localized)
+      .map((a) => a.name);
     expect(localized).toEqual(['title', 'slug', 'body', 'seo', 'category']);
   });
 

@@ -14,7 +14,20 @@ describe('identifierAllocator', () => {
   });
 
   it('reserves every identifier generated modules import from the runtime', () => {
-    for (const name of ['collectionTypeRoutes', 'singleTypeRoutes', 'collectionTypeGraphql', 'singleTypeGraphql', 'componentGraphql', 'DocumentFields', 'UploadFile', 'JsonValue', 'ContentTypeSchema', 'ComponentSchema', 'ModelSchema', 'GraphqlBindings']) {
+    for (const name of [
+      'collectionTypeRoutes',
+      'singleTypeRoutes',
+      'collectionTypeGraphql',
+      'singleTypeGraphql',
+      'componentGraphql',
+      'DocumentFields',
+      'UploadFile',
+      'JsonValue',
+      'ContentTypeSchema',
+      'ComponentSchema',
+      'ModelSchema',
+      'GraphqlBindings',
+    ]) {
       expect(RUNTIME_IDENTIFIERS.has(name), name).toBe(true);
     }
   });

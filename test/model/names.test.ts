@@ -3,17 +3,8 @@
  * Strapi names its types `upperFirst(camelCase(name))`; column names keep capi's own rule.
  */
 import { describe, expect, it } from 'vitest';
-import { dynamicZoneTypeName, enumTypeName } from '../../generator/emit/graphql/names.ts';
-import {
-  camelCase,
-  componentTable,
-  componentTypeName,
-  linkTableName,
-  pascalCase,
-  snakeCase,
-  snakeWords,
-  words,
-} from '../../generator/model/names.ts';
+import { dynamicZoneTypeName, enumTypeName } from '../../generator/model/graphql-names.ts';
+import { camelCase, componentTable, componentTypeName, linkTableName, pascalCase, snakeCase, snakeWords, words } from '../../generator/model/names.ts';
 
 describe('words (lodash)', () => {
   it('splits at separators, case changes and acronyms', () => {

@@ -3,8 +3,9 @@
  * under the repository's tmp/ folder so that their dependencies resolve from capi's own install.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { exampleContentTypes, repoRoot } from './model.ts';
@@ -18,13 +19,10 @@ export interface Result {
   readonly stderr: string;
 }
 
-export async function capi(args: readonly string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}): Promise<Result> {
-  return node([CAPI, ...args], { cwd, env });
-}
-
-export async function node(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Result> {
+/** Runs any program (npm, npx, ...) to completion; a failure is a result with its exit code, not an exception. */
+export async function command(file: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Result> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, maxBuffer: 32 * 1024 * 1024 });
+    const { stdout, stderr } = await run(file, [...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -32,11 +30,28 @@ export async function node(args: readonly string[], options: { cwd: string; env?
   }
 }
 
+export async function capi(args: readonly string[], cwd = repoRoot, env: NodeJS.ProcessEnv = {}): Promise<Result> {
+  return node([CAPI, ...args], { cwd, env });
+}
+
+export async function node(args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Result> {
+  return command(process.execPath, args, options);
+}
+
 /** A scratch folder inside the repository (tmp/ is git-ignored), removed by `dispose`. */
 export function scratch(prefix: string): { dir: string; dispose: () => void } {
   const base = join(repoRoot, 'tmp');
   mkdirSync(base, { recursive: true });
   const dir = mkdtempSync(join(base, `${prefix}-`));
+  return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A scratch folder outside the repository (under the system's temporary folder), where no
+ * node_modules folder above it resolves anything: where a user's own project would be.
+ */
+export function outsideScratch(prefix: string): { dir: string; dispose: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), `capi-${prefix}-`));
   return { dir, dispose: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -59,16 +74,32 @@ export async function freePort(): Promise<number> {
 
 export interface RunningServer {
   readonly url: string;
+  /** The server process (benchmarks read its CPU time and peak memory). */
+  readonly pid: number;
   readonly output: () => string;
   stop(): Promise<void>;
   /** SIGKILL, as a crash or an OOM killer would: no shutdown code runs. */
   kill(): Promise<void>;
 }
 
+/**
+ * Turns GraphQL introspection on in a generated project's config/plugins.json, as a user who
+ * wants it in production would: it is off there by default, as in Strapi.
+ */
+export function enableIntrospection(project: string): void {
+  const path = join(project, 'config', 'plugins.json');
+  const plugins = JSON.parse(readFileSync(path, 'utf8')) as { graphql?: { config?: Record<string, unknown> } };
+  plugins.graphql = { ...plugins.graphql, config: { ...plugins.graphql?.config, apolloServer: { introspection: true } } };
+  writeFileSync(path, `${JSON.stringify(plugins, null, 2)}\n`);
+}
+
+/** Every project has users, and in production a server without JWT_SECRET refuses to start (as Strapi's does). */
+export const testJwtSecret = 'test-jwt-secret-of-a-reasonable-length';
+
 /** Starts `node dist/main.js` of a generated project and waits until it answers `/_health`. */
 export async function startServer(project: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), ...env } });
+  const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), JWT_SECRET: testJwtSecret, ...env } });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr.on('data', (d: Buffer) => (output += d.toString()));
@@ -83,11 +114,14 @@ export async function startServer(project: string, env: NodeJS.ProcessEnv): Prom
       child.kill('SIGKILL');
       throw new Error(`server did not start:\n${output}`);
     }
-    const healthy = await fetch(`${url}/_health`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`${url}/_health`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { url, output: () => output, stop: () => stop(child), kill: () => stop(child, 'SIGKILL') };
+  return { url, pid: child.pid ?? 0, output: () => output, stop: () => stop(child), kill: () => stop(child, 'SIGKILL') };
 }
 
 function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

@@ -1,5 +1,5 @@
 /**
- * A migrated, empty database for the example model, on SQLite or PostgreSQL, opened through the
+ * A migrated, empty database for the example model, on every database of test/support/databases.ts, opened through the
  * runtime's own Database interface: what engine-level tests (reads, writes, uploads) run on.
  *
  *   const ctx = await openExampleDatabase('postgres');
@@ -9,16 +9,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { model } from '../../generated/src/model.ts';
+import { model } from './runtime-model.ts';
 import { emitPrismaSchema } from '../../generator/emit/prisma.ts';
 import { diffSchemas } from '../../generator/migrations.ts';
 import { openDatabase, type Database } from '../../templates/runtime/database.ts';
 import type { ModelSchema } from '../../templates/runtime/schema.ts';
-import { createTestDatabase } from './postgres.ts';
+import { clients, createServerDatabase, type Client } from './databases.ts';
 import { exampleContentTypes, loadModelFrom } from './model.ts';
 
-export type Client = 'sqlite' | 'postgres';
-export const clients: readonly Client[] = ['sqlite', 'postgres'];
+export { clients, type Client };
 
 export interface ExampleDatabase {
   readonly db: Database;
@@ -55,8 +54,8 @@ export async function openExampleDatabase(client: Client): Promise<ExampleDataba
       },
     };
   }
-  const database = await createTestDatabase();
-  const db = await openDatabase({ client: 'postgres', url: database.url, label: database.name, pool: { max: 4 } });
+  const database = await createServerDatabase(client);
+  const db = await openDatabase({ client, url: database.url, label: database.name, pool: { max: 4 } });
   await db.exec(script);
   return {
     db,

@@ -1,6 +1,8 @@
 /** Just enough SQL access for tests to look at or poke a project's database, over either driver. */
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { openDatabase } from '../../templates/runtime/database.ts';
+import type { Client } from './databases.ts';
 
 export interface Sql {
   run(sql: string): Promise<void>;
@@ -8,7 +10,12 @@ export interface Sql {
   close(): Promise<void>;
 }
 
-export async function connect(client: 'sqlite' | 'postgres', url: string): Promise<Sql> {
+export async function connect(client: Client, url: string): Promise<Sql> {
+  if (client === 'mysql') {
+    // The runtime's driver, so statements read as on the other databases (ANSI_QUOTES, UTC).
+    const db = await openDatabase({ client: 'mysql', url, label: 'test', pool: { max: 1 } });
+    return { run: (sql) => db.exec(sql), all: (sql) => db.query(sql), close: () => db.close() };
+  }
   if (client === 'sqlite') {
     const db = new Database(url.replace(/^file:/, ''));
     return {

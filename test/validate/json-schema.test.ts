@@ -20,7 +20,9 @@ function compile(name: string): (json: unknown) => boolean {
 }
 
 function jsonFiles(dir: string): string[] {
-  return readdirSync(dir).filter((e) => e.endsWith('.json')).map((e) => join(dir, e));
+  return readdirSync(dir)
+    .filter((e) => e.endsWith('.json'))
+    .map((e) => join(dir, e));
 }
 
 describe('published JSON Schemas', () => {
@@ -36,7 +38,9 @@ describe('published JSON Schemas', () => {
       expect(schema.$id).toMatch(/^urn:capi:schema:/);
       expect(schema.title).toBeTruthy();
       const undocumented = Object.entries(schema.definitions).flatMap(([definition, d]) =>
-        Object.entries(d.properties ?? {}).filter(([, p]) => p.description === undefined).map(([key]) => `${definition}.${key}`),
+        Object.entries(d.properties ?? {})
+          .filter(([, p]) => p.description === undefined)
+          .map(([key]) => `${definition}.${key}`),
       );
       expect(undocumented, name).toEqual([]);
     }
@@ -52,7 +56,7 @@ describe('published JSON Schemas', () => {
     for (const file of components) expect(validateComponent(JSON.parse(readFileSync(file, 'utf8'))), file).toBe(true);
   });
 
-  it("accept every schema file of the real Strapi projects and of the every-key fixture, as Strapi wrote them", () => {
+  it('accept every schema file of the real Strapi projects and of the every-key fixture, as Strapi wrote them', () => {
     const validateType = compile('content-type.schema.json');
     const validateComponent = compile('component.schema.json');
     const projects = join(ROOT, 'test', 'fixtures', 'strapi-projects');

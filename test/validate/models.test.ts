@@ -41,7 +41,11 @@ describe('valid models', () => {
   it('a Strapi src/ layout copy of the example validates the same', () => {
     const loaded = loadSchemas(asStrapiProject(EXAMPLE));
     expect(loaded.layout).toBe('strapi');
-    expect(loaded.files.map((f) => f.uid).sort(compare)).toEqual(loadSchemas(EXAMPLE).files.map((f) => f.uid).sort(compare));
+    expect(loaded.files.map((f) => f.uid).sort(compare)).toEqual(
+      loadSchemas(EXAMPLE)
+        .files.map((f) => f.uid)
+        .sort(compare),
+    );
     expect(validateSchemas(loaded.files).map(formatDiagnostic)).toEqual([]);
   });
 });

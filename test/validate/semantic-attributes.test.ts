@@ -143,9 +143,7 @@ describe('semantic: defaults, bounds and patterns', () => {
 
   it('rejects min and max on a component that is not repeatable', () => {
     const files = { ...single('post', { seo: { type: 'component', component: 'shared.seo', min: 1 } }), 'components/shared/seo.json': component('Seo', {}) };
-    expect(problems(files)).toEqual([
-      'post.json #/attributes/seo/min: "min" only applies to repeatable components\n    fix: set "repeatable": true, or remove "min"',
-    ]);
+    expect(problems(files)).toEqual(['post.json #/attributes/seo/min: "min" only applies to repeatable components\n    fix: set "repeatable": true, or remove "min"']);
   });
 
   it('requires regex to compile', () => {

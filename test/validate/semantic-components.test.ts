@@ -23,9 +23,7 @@ describe('semantic: components', () => {
 
   it('rejects a dynamic zone listing a component twice', () => {
     const files = { ...single('post', { blocks: { type: 'dynamiczone', components: ['shared.seo', 'shared.seo'] } }), 'components/shared/seo.json': component('Seo', {}) };
-    expect(problems(files)).toEqual([
-      'post.json #/attributes/blocks/components/1: "components" lists "shared.seo" twice\n    fix: remove the duplicate',
-    ]);
+    expect(problems(files)).toEqual(['post.json #/attributes/blocks/components/1: "components" lists "shared.seo" twice\n    fix: remove the duplicate']);
   });
 
   it('accepts required on a dynamic zone', () => {

@@ -49,7 +49,7 @@ describe('semantic: derived GraphQL names', () => {
     expect(emitterError(files)).toBe('GraphQL emitter: type ComponentSharedSeoInput is defined twice');
   });
 
-  it('rejects a companion that is another type\'s companion, on the type with the longer name', () => {
+  it("rejects a companion that is another type's companion, on the type with the longer name", () => {
     const files = { ...single('article', {}), ...single('article-filters', {}) };
     expect(problems(files)).toEqual([
       'article-filters.json #/info/singularName: singularName "article-filters" gets the input type "ArticleFiltersInput", which is already the filters input of singularName "article" (article.json)\n    fix: choose another singularName',
@@ -180,14 +180,29 @@ describe('derived GraphQL names match the emitter', () => {
       'components/shared/quote.json': component('Quote', { tone: { type: 'enumeration', enum: ['calm', 'loud'] } }),
     });
     const emitted = graphqlTypeDefinitions(loadModel(dir)).map((d) => d.name);
-    expect(emitted).toEqual(expect.arrayContaining(['H2OReading', 'ENUM_H2OREADING_UNIT', 'H2OReadingBlocksDynamicZone', 'ENUM_GLOBAL_THEME', 'ENUM_COMPONENTSHAREDQUOTE_TONE', 'UploadFile', 'I18NLocale']));
+    expect(emitted).toEqual(
+      expect.arrayContaining(['H2OReading', 'ENUM_H2OREADING_UNIT', 'H2OReadingBlocksDynamicZone', 'ENUM_GLOBAL_THEME', 'ENUM_COMPONENTSHAREDQUOTE_TONE', 'UploadFile', 'I18NLocale']),
+    );
     const derived = derivedNames(dir);
     expect(emitted.filter((name) => !derived.has(name))).toEqual([]);
   });
 
   it('include what the emitter defines for plugin types even when pruned', () => {
     const builtin = builtinGraphqlNames();
-    for (const name of ['Query', 'Mutation', 'String', 'ID', 'JSON', 'I18NLocaleCode', 'StringFilterInput', 'UploadFileInput', 'I18NLocaleEntityResponseCollection', 'FileInfoInput', 'GenericMorph', 'PrismaClient']) {
+    for (const name of [
+      'Query',
+      'Mutation',
+      'String',
+      'ID',
+      'JSON',
+      'I18NLocaleCode',
+      'StringFilterInput',
+      'UploadFileInput',
+      'I18NLocaleEntityResponseCollection',
+      'FileInfoInput',
+      'GenericMorph',
+      'PrismaClient',
+    ]) {
       expect(builtin.has(name), name).toBe(true);
     }
   });

@@ -17,9 +17,7 @@ describe('semantic: type names', () => {
 
   it('requires singular and plural names to differ', () => {
     const files = { 'news.json': { kind: 'collectionType', collectionName: 'news', info: { singularName: 'news', pluralName: 'news', displayName: 'News' }, attributes: {} } };
-    expect(problems(files)).toEqual([
-      'news.json #/info/pluralName: pluralName "news" is the same as singularName\n    fix: use a distinct pluralName, e.g. "news-items"',
-    ]);
+    expect(problems(files)).toEqual(['news.json #/info/pluralName: pluralName "news" is the same as singularName\n    fix: use a distinct pluralName, e.g. "news-items"']);
   });
 
   it('rejects names capi uses for its own routes and types', () => {
@@ -40,7 +38,10 @@ describe('semantic: type names', () => {
   });
 
   it('rejects a singular name that is the plural of another type', () => {
-    const files = { 'new.json': { ...obj(contentType('new', {})), info: { singularName: 'new', pluralName: 'news', displayName: 'New' } }, 'news.json': { ...obj(contentType('news', {})), info: { singularName: 'news', pluralName: 'news-items', displayName: 'News' } } };
+    const files = {
+      'new.json': { ...obj(contentType('new', {})), info: { singularName: 'new', pluralName: 'news', displayName: 'New' } },
+      'news.json': { ...obj(contentType('news', {})), info: { singularName: 'news', pluralName: 'news-items', displayName: 'News' } },
+    };
     expect(problems(files)).toEqual([
       'news.json #/info/singularName: singularName "news" is already the pluralName of api::new.new (new.json)\n    fix: singular and plural names must be unique across all content types; choose another name',
     ]);

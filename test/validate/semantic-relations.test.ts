@@ -94,7 +94,10 @@ describe('semantic: inverse sides', () => {
   });
 
   it('does not guess about a target whose attributes are unreadable', () => {
-    const files = { ...single('post', { author: rel('manyToOne', 'api::author.author', { inversedBy: 'posts' }) }), 'author.json': { ...(contentType('author', {}) as Record<string, Json>), attributes: [] } };
+    const files = {
+      ...single('post', { author: rel('manyToOne', 'api::author.author', { inversedBy: 'posts' }) }),
+      'author.json': { ...(contentType('author', {}) as Record<string, Json>), attributes: [] },
+    };
     expect(problems(files)).toEqual(['author.json #/attributes: "attributes" must be an object\n    fix: set "attributes" to an object']);
   });
 

@@ -75,9 +75,7 @@ describe('keys Strapi writes', () => {
 
   it('check the options of a custom field against the type it stores', () => {
     const files = single('post', { color: { type: 'customField', customField: 'plugin::color-picker.color', maxLength: 3, default: '#ff0000' } });
-    expect(problems(files)).toEqual([
-      'post.json #/attributes/color/default: default "#ff0000" is longer than "maxLength" (3)\n    fix: shorten the default, or raise "maxLength"',
-    ]);
+    expect(problems(files)).toEqual(['post.json #/attributes/color/default: default "#ff0000" is longer than "maxLength" (3)\n    fix: shorten the default, or raise "maxLength"']);
   });
 
   it('still name a misspelt key, and leave ignored keys out of the suggestions', () => {

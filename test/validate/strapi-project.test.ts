@@ -38,7 +38,7 @@ describe('unportedParts', () => {
         'src/api/a/routes/a.ts': "import { factories } from '@strapi/strapi';\nexport default factories.createCoreRouter('api::a.a', { config: { find: { policies: ['is-owner'] } } });",
         'src/api/a/routes/custom.ts': "export default { routes: [{ method: 'GET', path: '/a/count', handler: 'a.count' }] };",
         'src/api/a/controllers/a.ts': "import { factories } from '@strapi/strapi';\nexport default factories.createCoreController('api::a.a', () => ({ async count() { return 1; } }));",
-        'src/api/a/services/a.ts': "export default { total: () => 0 };",
+        'src/api/a/services/a.ts': 'export default { total: () => 0 };',
         'src/api/a/policies/is-owner.ts': 'export default () => true;',
         'src/api/a/middlewares/populate.ts': 'export default () => async (ctx, next) => next();',
         'src/api/a/content-types/a/lifecycles.ts': 'export default { beforeCreate() {} };',

@@ -13,9 +13,7 @@ describe('structural: attribute types', () => {
   });
 
   it('reports a missing type once', () => {
-    expect(problems(single('post', { title: { required: true } }))).toEqual([
-      `post.json #/attributes/title/type: missing required key "type"\n    fix: add "type" with one of: ${TYPES}`,
-    ]);
+    expect(problems(single('post', { title: { required: true } }))).toEqual([`post.json #/attributes/title/type: missing required key "type"\n    fix: add "type" with one of: ${TYPES}`]);
   });
 
   it('rejects an attribute written as a bare type name', () => {
@@ -56,9 +54,7 @@ describe('structural: attribute types', () => {
 
 describe('structural: attribute options', () => {
   it('suggests the key meant for a misspelt option', () => {
-    expect(problems(single('post', { title: { type: 'string', requierd: true } }))).toEqual([
-      'post.json #/attributes/title/requierd: unknown key "requierd"\n    fix: did you mean "required"?',
-    ]);
+    expect(problems(single('post', { title: { type: 'string', requierd: true } }))).toEqual(['post.json #/attributes/title/requierd: unknown key "requierd"\n    fix: did you mean "required"?']);
   });
 
   it('lists the allowed keys when nothing is close', () => {
@@ -133,9 +129,7 @@ describe('structural: attribute options', () => {
 
   it('checks i18n options and lets other plugins options through', () => {
     const files = single('post', { title: { type: 'string', pluginOptions: { i18n: { localized: 'yes' }, 'content-manager': { visible: false } } } });
-    expect(problems(files)).toEqual([
-      'post.json #/attributes/title/pluginOptions/i18n/localized: "pluginOptions.i18n.localized" must be true or false\n    fix: set "localized" to true or false',
-    ]);
+    expect(problems(files)).toEqual(['post.json #/attributes/title/pluginOptions/i18n/localized: "pluginOptions.i18n.localized" must be true or false\n    fix: set "localized" to true or false']);
   });
 });
 
@@ -155,13 +149,17 @@ describe('structural: the file itself', () => {
   });
 
   it('rejects unknown top-level keys and accepts $schema and Strapi extras', () => {
-    const files = single('post', {}, {
-      $schema: '../schemas/content-type.schema.json',
-      pluginOptionz: {},
-      pluginOptions: { i18n: { localized: false }, 'content-manager': { visible: false }, 'content-type-builder': { visible: true } },
-      options: { draftAndPublish: true, comment: '' },
-      info: { singularName: 'post', pluralName: 'posts', displayName: 'Post', description: '', icon: 'file', name: 'Post' },
-    });
+    const files = single(
+      'post',
+      {},
+      {
+        $schema: '../schemas/content-type.schema.json',
+        pluginOptionz: {},
+        pluginOptions: { i18n: { localized: false }, 'content-manager': { visible: false }, 'content-type-builder': { visible: true } },
+        options: { draftAndPublish: true, comment: '' },
+        info: { singularName: 'post', pluralName: 'posts', displayName: 'Post', description: '', icon: 'file', name: 'Post' },
+      },
+    );
     expect(problems(files)).toEqual(['post.json #/pluginOptionz: unknown key "pluginOptionz"\n    fix: did you mean "pluginOptions"?']);
   });
 
@@ -184,16 +182,12 @@ describe('structural: the file itself', () => {
   });
 
   it('rejects a file that is not an object', () => {
-    expect(problems({ 'post.json': [1, 2] })).toEqual([
-      'post.json #: the schema must be an object\n    fix: write the schema as one JSON object: {"kind": ..., "info": ..., "attributes": ...}',
-    ]);
+    expect(problems({ 'post.json': [1, 2] })).toEqual(['post.json #: the schema must be an object\n    fix: write the schema as one JSON object: {"kind": ..., "info": ..., "attributes": ...}']);
   });
 
   it('rejects content-type keys in a component', () => {
     const files = { ...single('post', {}), 'components/shared/seo.json': { kind: 'collectionType', info: { displayName: 'Seo' }, attributes: {} } };
-    expect(problems(files)).toEqual([
-      'components/shared/seo.json #/kind: unknown key "kind"\n    fix: remove it; keys allowed here: collectionName, info, options, pluginOptions, config, attributes',
-    ]);
+    expect(problems(files)).toEqual(['components/shared/seo.json #/kind: unknown key "kind"\n    fix: remove it; keys allowed here: collectionName, info, options, pluginOptions, config, attributes']);
   });
 });
 

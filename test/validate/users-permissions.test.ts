@@ -29,9 +29,11 @@ describe('the built-in users-permissions types', () => {
     expect(user.attributes.map((a) => a.name)).toContain('fullName');
   });
 
-  it('refuse an extension that drops the plugin\'s attributes, naming them', () => {
+  it("refuse an extension that drops the plugin's attributes, naming them", () => {
     const files = { ...single('note', {}), 'extensions/users-permissions/user.json': extension({ username: { type: 'string' }, role: USER_SCHEMA.attributes.role as unknown as Json }) };
-    expect(problems(files)[0]).toContain('the user type\'s extension lacks the plugin\'s attribute(s) "email", "provider", "password", "resetPasswordToken", "confirmationToken", "confirmed", "blocked"');
+    expect(problems(files)[0]).toContain(
+      'the user type\'s extension lacks the plugin\'s attribute(s) "email", "provider", "password", "resetPasswordToken", "confirmationToken", "confirmed", "blocked"',
+    );
   });
 
   it('give the built-in user the inverse side of a relation that names one', () => {

@@ -11,7 +11,7 @@ import type { Queryable } from './database.ts';
 import { ForbiddenError, UnauthorizedError } from './errors.ts';
 import type { Logger } from './logger.ts';
 import type { Permissions } from './permissions.ts';
-import { findApiToken, tokenAccess, touchApiToken } from './tokens.ts';
+import { findApiToken, saltChangedMessage, tokenAccess, tokensOfOtherSalts, touchApiToken } from './tokens.ts';
 import { looksLikeJwt, verifyUserJwt } from './user-jwt.ts';
 import type { AccountStore } from './users/store.ts';
 
@@ -63,15 +63,37 @@ export interface AccessOptions {
   /** The users-permissions accounts, to resolve the `id` of the JWTs sign-in issues. */
   readonly accounts?: AccountStore;
   readonly logger?: Logger;
+  /** Called when an API token matches no stored hash (before the 401). */
+  readonly onUnknownToken?: () => Promise<void>;
 }
 
+/**
+ * When a token matches nothing, finds out whether the stored tokens were hashed with another salt
+ * (their fingerprints differ): the usual cause of "every token is refused" after a deployment.
+ */
+function saltChangeReporter(options: AccessOptions): () => Promise<void> {
+  let lastLogged = Number.NEGATIVE_INFINITY;
+  return async () => {
+    const salt = options.tokenSalt;
+    if (salt === undefined || options.logger === undefined || Date.now() - lastLogged < saltChangeLogEveryMs) return;
+    const others = await tokensOfOtherSalts(options.db, salt);
+    if (others === 0) return;
+    lastLogged = Date.now();
+    options.logger.error(saltChangedMessage(others));
+  };
+}
+
+/** A changed salt is logged at most this often, not once per refused request. */
+const saltChangeLogEveryMs = 60_000;
+
 export function accessControl(options: AccessOptions): AccessControl {
+  const withSaltCheck: AccessOptions = { ...options, onUnknownToken: saltChangeReporter(options) };
   const anonymous = roleAccess(options.permissions, 'public');
   const settled = new WeakMap<Request, Access>();
   const middleware: RequestHandler = (req, _res, next) => {
     const header = req.headers.authorization;
     if (header === undefined || header === '') return next();
-    authenticate(header, options)
+    authenticate(header, withSaltCheck)
       .then((access) => {
         settled.set(req, access);
         next();
@@ -88,14 +110,16 @@ async function authenticate(header: string, options: AccessOptions): Promise<Acc
   if (looksLikeJwt(credential)) return userAccess(credential, options);
   if (options.tokenSalt === undefined) throw new UnauthorizedError('Missing or invalid credentials');
   const token = await findApiToken(options.db, options.tokenSalt, credential);
-  if (token === undefined) throw new UnauthorizedError('Missing or invalid credentials');
+  if (token === undefined) {
+    await options.onUnknownToken?.().catch((error: unknown) => options.logger?.warn({ err: error }, 'could not check the API token salt'));
+    throw new UnauthorizedError('Missing or invalid credentials');
+  }
   touchApiToken(options.db, token).catch((error: unknown) => options.logger?.warn({ err: error }, 'could not record API token use'));
   return tokenAccess(token);
 }
 
 async function userAccess(jwt: string, options: AccessOptions): Promise<Access> {
-  const user =
-    options.jwtSecret === undefined ? undefined : await verifyUserJwt(jwt, { secret: options.jwtSecret, maxAgeWithoutExp: options.jwtMaxAge }, options.permissions);
+  const user = options.jwtSecret === undefined ? undefined : await verifyUserJwt(jwt, { secret: options.jwtSecret, maxAgeWithoutExp: options.jwtMaxAge }, options.permissions);
   if (user === undefined) throw new UnauthorizedError('Missing or invalid credentials');
   if (user.userId === undefined || options.accounts === undefined) return { ...roleAccess(options.permissions, user.role), principal: `user:${user.subject}` };
   // A deleted or blocked account's tokens stop working at once, as in Strapi.

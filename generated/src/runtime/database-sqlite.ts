@@ -20,13 +20,12 @@ import {
   type Queryable,
   type SqlValue,
 } from './database.ts';
+import { busyTimeoutMs, sqliteDialect } from './dialect/sqlite.ts';
+import { renderStatement } from './engine/sql.ts';
 
 type Connection = BetterSqlite3.Database;
 type Statement = BetterSqlite3.Statement<unknown[], unknown>;
-type Bindable = string | number | bigint | null | Buffer;
 
-/** Milliseconds a statement waits for another process' write lock before failing with SQLITE_BUSY. */
-export const busyTimeoutMs = 5_000;
 const statementCacheSize = 500;
 
 export async function openSqlite(config: SqliteConfig): Promise<Database> {
@@ -71,9 +70,7 @@ class SqliteCore {
   /** Runs `fn` once every earlier reserved piece of work has finished. */
   exclusive<T>(fn: () => Promise<T> | T): Promise<T> {
     if (this.reserved.getStore() === this) {
-      return Promise.reject(
-        new DatabaseUsageError('the database handle was used inside its own transaction: use the transaction handle passed to the callback'),
-      );
+      return Promise.reject(new DatabaseUsageError('the database handle was used inside its own transaction: use the transaction handle passed to the callback'));
     }
     this.#active++;
     const run = this.#tail.then(() => this.reserved.run(this, fn)).finally(() => this.#active--);
@@ -131,7 +128,7 @@ class SqliteCore {
  * the others take the lock per statement. `depth` is 0 outside a transaction.
  */
 class SqliteHandle implements Queryable {
-  readonly dialect = 'sqlite' as const;
+  readonly dialect = sqliteDialect;
   #finished = false;
 
   constructor(
@@ -143,8 +140,8 @@ class SqliteHandle implements Queryable {
   query<T extends object>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
     return this.run(() =>
       this.core.timed('query', sql, params, () => {
-        const statement = this.core.statement(sql);
-        const values = params.map(toBindable);
+        const { text, values } = renderStatement(sqliteDialect, sql, params);
+        const statement = this.core.statement(text);
         if (statement.reader) return statement.all(...values) as T[];
         statement.run(...values);
         return [];
@@ -155,7 +152,8 @@ class SqliteHandle implements Queryable {
   execute(sql: string, params: readonly SqlValue[] = []): Promise<ExecuteResult> {
     return this.run(() =>
       this.core.timed('execute', sql, params, (): ExecuteResult => {
-        const result = this.core.statement(sql).run(...params.map(toBindable));
+        const { text, values } = renderStatement(sqliteDialect, sql, params);
+        const result = this.core.statement(text).run(...values);
         return { changes: result.changes, lastId: typeof result.lastInsertRowid === 'bigint' ? result.lastInsertRowid.toString() : result.lastInsertRowid };
       }),
     );
@@ -170,14 +168,24 @@ class SqliteHandle implements Queryable {
     this.assertUsable();
     const connection = this.core.connection;
     if (this.depth === 0) {
-      return this.inScope(fn, () => connection.exec('BEGIN IMMEDIATE'), () => connection.exec('COMMIT'), () => {
-        if (connection.inTransaction) connection.exec('ROLLBACK');
-      });
+      return this.inScope(
+        fn,
+        () => connection.exec('BEGIN IMMEDIATE'),
+        () => connection.exec('COMMIT'),
+        () => {
+          if (connection.inTransaction) connection.exec('ROLLBACK');
+        },
+      );
     }
     const savepoint = this.core.nextSavepoint();
-    return this.inScope(fn, () => connection.exec(`SAVEPOINT ${savepoint}`), () => connection.exec(`RELEASE ${savepoint}`), () => {
-      if (connection.inTransaction) connection.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
-    });
+    return this.inScope(
+      fn,
+      () => connection.exec(`SAVEPOINT ${savepoint}`),
+      () => connection.exec(`RELEASE ${savepoint}`),
+      () => {
+        if (connection.inTransaction) connection.exec(`ROLLBACK TO ${savepoint}; RELEASE ${savepoint}`);
+      },
+    );
   }
 
   private async inScope<T>(fn: (tx: Queryable) => Promise<T>, begin: () => void, commit: () => void, rollback: () => void): Promise<T> {
@@ -253,11 +261,4 @@ class SqliteDatabase extends SqliteHandle implements Database {
       this.core.connection.close();
     });
   }
-}
-
-function toBindable(value: SqlValue): Bindable {
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  if (value instanceof Date) return value.toISOString();
-  if (value instanceof Uint8Array) return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-  return value;
 }

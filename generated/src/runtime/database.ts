@@ -1,13 +1,15 @@
 /**
- * One small interface over both databases, so that the query engine and the migrator are written
- * once. SQL is written with `?` placeholders (the PostgreSQL driver rewrites them to `$n`), and
- * every statement goes through a listener hook so tests and benchmarks can count queries.
+ * One small interface over every database, so that the query engine and the migrator are written
+ * once. SQL is written with `?` placeholders (engine/sql.ts); each driver renders a statement for
+ * its database with `renderStatement` and its `Dialect` (dialect/types.ts), and every statement
+ * goes through a listener hook so tests and benchmarks can count queries.
  */
-import type { DatabaseClient, DatabaseConfig } from './config.ts';
+import type { DatabaseConfig } from './config.ts';
+import type { DatabaseKind, Dialect } from './dialect/types.ts';
 
-export type Dialect = DatabaseClient;
+export type { DatabaseKind, Dialect } from './dialect/types.ts';
 
-/** Values that can be bound to a placeholder. Booleans become 1/0 on SQLite; Dates ISO strings. */
+/** Values that can be bound to a placeholder, converted by `Dialect.bindValue` (booleans 1/0 on SQLite, Dates ISO strings). */
 export type SqlValue = string | number | bigint | boolean | null | Uint8Array | Date;
 
 export type Row = Record<string, unknown>;
@@ -24,6 +26,7 @@ export interface ExecuteResult {
 
 export interface QueryEvent {
   readonly kind: 'query' | 'execute' | 'exec';
+  /** The statement as built, with `?` placeholders (the same text on every database). */
   readonly sql: string;
   readonly params: readonly SqlValue[];
   readonly durationMs: number;
@@ -35,6 +38,7 @@ export type QueryListener = (event: QueryEvent) => void;
 
 /** What can run statements: the database itself, a transaction, or a reserved connection. */
 export interface Queryable {
+  /** What differs on this database: SQL text, capabilities, value conversions. */
   readonly dialect: Dialect;
   /** Rows of a statement that returns rows; `[]` for one that does not. */
   query<T extends object = Row>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
@@ -67,6 +71,28 @@ export interface Database extends Queryable {
 }
 
 /** The database could not be opened or reached. The message is one line and has no password. */
+/** How many times a transaction that lost a lock race is tried in all. */
+const MAX_TRANSACTION_ATTEMPTS = 5;
+
+/**
+ * Runs `fn` in a transaction of `db` (the database itself, not a transaction: a lost race aborts
+ * the outer transaction too), and again from the start when the database says it lost a lock
+ * race (Dialect.isRetryable: a deadlock, a serialization failure, SQLite's busy), so that the
+ * loser answers as if it had come second. `fn` must leave nothing behind outside the transaction.
+ */
+export async function retryingTransaction<T>(db: Queryable, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(fn);
+    } catch (error) {
+      if (attempt >= MAX_TRANSACTION_ATTEMPTS || !db.dialect.isRetryable(error)) throw error;
+      // A random pause, growing with each attempt, so that the writers that collided do not
+      // start again in step and collide the same way.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
 export class DatabaseOpenError extends Error {
   override readonly name = 'DatabaseOpenError';
 }
@@ -81,14 +107,19 @@ export interface OpenOptions {
   readonly onBackgroundError?: (error: Error) => void;
 }
 
+type ConfigOf<K extends DatabaseKind> = Extract<DatabaseConfig, { readonly client: K }>;
+
+/** The driver of each database, loaded on first use so a project loads only its own driver. */
+const drivers: { readonly [K in DatabaseKind]: (config: ConfigOf<K>, options: OpenOptions) => Promise<Database> } = {
+  sqlite: async (config) => (await import('./database-sqlite.ts')).openSqlite(config),
+  postgres: async (config, options) => (await import('./database-postgres.ts')).openPostgres(config, options),
+  mysql: async (config) => (await import('./database-mysql.ts')).openMysql(config),
+};
+
 /** Opens the configured database and checks that it answers. Throws DatabaseOpenError. */
-export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
-  if (config.client === 'sqlite') {
-    const { openSqlite } = await import('./database-sqlite.ts');
-    return openSqlite(config);
-  }
-  const { openPostgres } = await import('./database-postgres.ts');
-  return openPostgres(config, options);
+export function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  const open = drivers[config.client] as (config: DatabaseConfig, options: OpenOptions) => Promise<Database>;
+  return open(config, options);
 }
 
 /** Fans query events out to listeners and counts statements; shared by every handle of a database. */

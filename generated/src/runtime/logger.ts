@@ -1,7 +1,8 @@
 /**
  * The server's logger: pino, one JSON object per line on stdout, level from LOG_LEVEL (default
- * "info"). Start-up failures do not go through here: they are one plain `capi: ...` line on
- * stderr (see main.ts).
+ * "info"). Each request's line and request id come from `strapi::logger` (middlewares/
+ * request-log.ts). Start-up failures do not go through here: they are one plain `capi: ...` line
+ * on stderr (see main.ts).
  */
 import { pino, type DestinationStream, type Logger as PinoLogger } from 'pino';
 import { ConfigError } from './config-check.ts';

@@ -5,8 +5,12 @@
  * the user; anything else is a bug and also gets its stack when LOG_LEVEL is debug or trace.
  */
 import { join, resolve } from 'node:path';
-import { ConfigError, loadConfig, type Environment } from './config.ts';
+import { parseArgs } from 'node:util';
+import { followPrimary, isClusterWorker, startPrimary, WorkerStartError } from './cluster.ts';
+import { ConfigError, loadConfig, workerCount, type AppConfig, type Environment } from './config.ts';
 import { DatabaseOpenError, openDatabase } from './database.ts';
+import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
+import { loadDotEnv } from './env.ts';
 import { applyMigrations, MigrationError, type MigrationLog } from './migrate.ts';
 import type { ModelSchema } from './schema.ts';
 import { ListenError, startServer, type MountFactory, type RunningServer } from './server.ts';
@@ -28,16 +32,74 @@ export interface RunServerOptions {
   readonly model: ModelSchema;
   readonly mounts?: readonly MountFactory[];
   readonly env?: Environment;
+  /** Command-line arguments (`--workers N`); defaults to this process' own. */
+  readonly argv?: readonly string[];
 }
 
-/** Starts the server for good: returns once it listens; shuts down on SIGINT/SIGTERM. */
-export async function runServer(options: RunServerOptions, io: ProcessIo = processIo): Promise<RunningServer> {
-  const env = options.env ?? process.env;
+/**
+ * Starts the server for good: returns once it listens; shuts down on SIGINT/SIGTERM. With more
+ * than one worker (`--workers N`, config/server.json `workers`) this process becomes the
+ * cluster's primary (cluster.ts) and returns undefined once every worker listens.
+ */
+export async function runServer(options: RunServerOptions, io: ProcessIo = processIo): Promise<RunningServer | undefined> {
+  // Without an env of its own, the process' environment takes in .env (never over what is set),
+  // so that every reader of process.env, and every worker forked from here, sees it too.
+  const env: Record<string, string | undefined> = options.env === undefined ? process.env : { ...options.env };
   try {
-    return await startServer({ ...options, env, handleSignals: true });
+    loadDotEnv(options.projectRoot, env);
+    if (isClusterWorker()) {
+      const server = await startServer({ ...options, env, handleSignals: true, migrate: false });
+      followPrimary(server.close, io.exit);
+      return server;
+    }
+    // Read once here: the worker count, the migrations and the single server all use this copy.
+    const config = loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
+    const workers = workersWanted(options, config);
+    if (workers <= 1) return await startServer({ ...options, env, config, handleSignals: true });
+    await runPrimary(options, env, config, workers, io);
+    return undefined;
   } catch (error) {
     return fatal(error, env, io);
   }
+}
+
+/** `--workers` when given, else config/server.json's `workers`, else 1. */
+function workersWanted(options: RunServerOptions, config: AppConfig): number {
+  const { values } = parseArgs({ args: [...(options.argv ?? process.argv.slice(2))], options: { workers: { type: 'string' } }, strict: false, allowPositionals: true });
+  if (typeof values.workers === 'string') return workerCount({ file: '', path: '--workers' }, values.workers);
+  return config.server.workers ?? 1;
+}
+
+/** Migrations once, then the workers; SIGINT/SIGTERM stop them gracefully, a second one at once. */
+async function runPrimary(options: RunServerOptions, env: Environment, config: AppConfig, workers: number, io: ProcessIo): Promise<void> {
+  const logger: Logger = createLogger({ level: logLevelFromEnv(env) });
+  const db = await openDatabase(config.database);
+  try {
+    await applyMigrations(db, join(config.projectRoot, 'prisma', 'migrations'), logger);
+  } finally {
+    await db.close();
+  }
+  const primary = startPrimary({ workers, logger, ...(options.env === undefined ? {} : { env: options.env }) });
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      logger.warn(`${signal} again: ending the workers without waiting`);
+      primary.kill();
+      io.exit(1);
+    }
+    signalled = true;
+    logger.info(`${signal} received: shutting down ${workers} workers`);
+    void primary.stop().then(() => io.exit(0));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await primary.ready;
+  } catch (error) {
+    await primary.stop();
+    throw error;
+  }
+  logger.info(`${workers} server workers listening on ${config.server.host}:${config.server.port} (database: ${config.database.label})`);
 }
 
 export interface RunMigrationsOptions {
@@ -47,18 +109,15 @@ export interface RunMigrationsOptions {
 
 /** Applies pending migrations and returns their names; reports progress as `capi: ...` lines. */
 export async function runMigrations(options: RunMigrationsOptions, io: ProcessIo = processIo): Promise<string[]> {
-  const env = options.env ?? process.env;
+  const env: Record<string, string | undefined> = options.env === undefined ? process.env : { ...options.env };
   try {
+    loadDotEnv(options.projectRoot, env);
     const config = loadConfig({ projectRoot: options.projectRoot, env });
     const db = await openDatabase(config.database);
     try {
       const log: MigrationLog = { info: (m) => io.stdout(`capi: ${m}`), warn: (m) => io.stderr(`capi: warning: ${m}`) };
       const applied = await applyMigrations(db, join(resolve(options.projectRoot), 'prisma', 'migrations'), log);
-      io.stdout(
-        applied.length === 0
-          ? `capi: ${db.description} is up to date`
-          : `capi: applied ${applied.length} migration(s) to ${db.description}`,
-      );
+      io.stdout(applied.length === 0 ? `capi: ${db.description} is up to date` : `capi: applied ${applied.length} migration(s) to ${db.description}`);
       return applied;
     } finally {
       await db.close();
@@ -70,7 +129,7 @@ export async function runMigrations(options: RunMigrationsOptions, io: ProcessIo
 
 /** The one line a start-up failure is reported with (without the `capi: ` prefix). */
 export function startupErrorMessage(error: unknown): string {
-  const known = error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof MigrationError || error instanceof ListenError;
+  const known = error instanceof ConfigError || error instanceof DatabaseOpenError || error instanceof MigrationError || error instanceof ListenError || error instanceof WorkerStartError;
   const message = error instanceof Error ? error.message : String(error);
   return (known ? message : `unexpected error: ${message}`).replace(/\s*\n\s*/g, ' ');
 }

@@ -19,7 +19,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describeDriverError, type Database, type Queryable } from './database.ts';
-import { busyTimeoutMs } from './database-sqlite.ts';
 
 export interface MigrationLog {
   info(message: string): void;
@@ -47,8 +46,6 @@ export class MigrationError extends Error {
 
 export const migrationsTable = '_capi_migrations';
 /** Advisory lock key: ('capi' as an int32, 1). Only capi's migrator takes it. */
-const lockKey = [0x63617069, 1] as const;
-const sqliteMigrationBusyTimeoutMs = 120_000;
 
 /** The migrations found in `dir`, sorted by name. Throws MigrationError. */
 export function readMigrations(dir: string): Migration[] {
@@ -72,16 +69,20 @@ export function checksumOf(sql: string): string {
 /** Applies every pending migration of `migrationsDir`; returns the names applied by this call. */
 export async function applyMigrations(db: Database, migrationsDir: string, log: MigrationLog): Promise<string[]> {
   const migrations = readMigrations(migrationsDir);
+  const { setup, sessionLock } = db.dialect.migrations;
   return db.withConnection(async (connection) => {
-    if (db.dialect === 'sqlite') {
-      await connection.exec(`PRAGMA foreign_keys = OFF; PRAGMA busy_timeout = ${sqliteMigrationBusyTimeoutMs}`);
+    if (setup !== undefined) await connection.exec(setup.before);
+    try {
+      if (sessionLock === undefined) return await applyAll(connection, migrations, log);
+      await connection.query(sessionLock.acquire.sql, sessionLock.acquire.params);
       try {
         return await applyAll(connection, migrations, log);
       } finally {
-        await connection.exec(`PRAGMA foreign_keys = ON; PRAGMA busy_timeout = ${busyTimeoutMs}`);
+        await connection.query(sessionLock.release.sql, sessionLock.release.params);
       }
+    } finally {
+      if (setup !== undefined) await connection.exec(setup.after);
     }
-    return applyAll(connection, migrations, log);
   });
 }
 
@@ -123,12 +124,8 @@ async function applyOne(connection: Queryable, migration: Migration, log: Migrat
       }
       log.info(`applying migration ${migration.name}`);
       await tx.exec(withoutTransactionControl(migration.sql));
-      if (tx.dialect === 'sqlite') await checkForeignKeys(tx, migration);
-      await tx.execute(`INSERT INTO ${migrationsTable} (name, checksum, applied_at) VALUES (?, ?, ?)`, [
-        migration.name,
-        migration.checksum,
-        new Date().toISOString(),
-      ]);
+      if (tx.dialect.migrations.checksForeignKeys) await checkForeignKeys(tx, migration);
+      await tx.execute(`INSERT INTO ${migrationsTable} (name, checksum, applied_at) VALUES (?, ?, ?)`, [migration.name, migration.checksum, new Date().toISOString()]);
       return true;
     });
     if (applied) log.info(`applied migration ${migration.name} in ${Math.round(performance.now() - start)} ms`);
@@ -140,14 +137,20 @@ async function applyOne(connection: Queryable, migration: Migration, log: Migrat
   }
 }
 
-/** Serialises migrators across processes; SQLite's BEGIN IMMEDIATE already does. */
+/**
+ * Serialises migrators across processes (`Dialect.migrations`): a transaction-scoped lock where
+ * the database has one, else the session lock taken around the whole run or, on SQLite, BEGIN
+ * IMMEDIATE itself.
+ */
 async function lock(tx: Queryable): Promise<void> {
-  if (tx.dialect === 'postgres') await tx.query('SELECT pg_advisory_xact_lock(?, ?)', [...lockKey]);
+  const lock = tx.dialect.migrations.transactionLock;
+  if (lock !== undefined) await tx.query(lock.sql, lock.params);
 }
 
 function createTableSql(tx: Queryable): string {
-  const appliedAt = tx.dialect === 'postgres' ? 'TIMESTAMPTZ' : 'TEXT';
-  return `CREATE TABLE IF NOT EXISTS ${migrationsTable} (name TEXT PRIMARY KEY, checksum TEXT NOT NULL, applied_at ${appliedAt} NOT NULL)`;
+  const appliedAt = tx.dialect.migrations.timestampType;
+  // VARCHAR, not TEXT: MySQL cannot make a TEXT column a primary key (names and checksums are short).
+  return `CREATE TABLE IF NOT EXISTS ${migrationsTable} (name VARCHAR(255) PRIMARY KEY, checksum VARCHAR(255) NOT NULL, applied_at ${appliedAt} NOT NULL)`;
 }
 
 async function recorded(tx: Queryable): Promise<Map<string, string>> {
@@ -157,10 +160,7 @@ async function recorded(tx: Queryable): Promise<Map<string, string>> {
 
 function verifyChecksum(migration: Migration, recordedChecksum: string | undefined): void {
   if (recordedChecksum !== undefined && recordedChecksum !== migration.checksum) {
-    throw new MigrationError(
-      `migration ${migration.name} was changed after it was applied (checksum differs): restore the applied file and put new changes in a new migration`,
-      migration.name,
-    );
+    throw new MigrationError(`migration ${migration.name} was changed after it was applied (checksum differs): restore the applied file and put new changes in a new migration`, migration.name);
   }
 }
 

@@ -2,6 +2,8 @@
  * API tokens, as Strapi's: `full-access`, `read-only` or `custom` (a list of actions), optionally
  * expiring. The token itself is shown once, when it is created; the database keeps only its
  * HMAC-SHA512 keyed with the API_TOKEN_SALT secret, so reading the database does not give access.
+ * Each token also records a short fingerprint of the salt it was hashed with, so that a server
+ * started with another salt can say why every token is refused instead of a silent 401.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import type { Access } from './access.ts';
@@ -48,6 +50,27 @@ export function tokenSalt(env: Readonly<Record<string, string | undefined>>): st
   return salt === undefined || salt.trim() === '' ? undefined : salt;
 }
 
+/** 16 hex characters identifying a salt without revealing it (an HMAC of a constant, keyed with the salt). */
+export function saltFingerprint(salt: string): string {
+  return createHmac('sha256', salt).update('capi API_TOKEN_SALT fingerprint').digest('hex').slice(0, 16);
+}
+
+/** How many stored tokens were hashed with a salt other than `salt` (tokens created before fingerprints count as unknown, not other). */
+export async function tokensOfOtherSalts(db: Queryable, salt: string): Promise<number> {
+  const [row] = await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${TOKEN_TABLE} WHERE salt_fingerprint IS NOT NULL AND salt_fingerprint <> ?`, [saltFingerprint(salt)]);
+  return Number(row?.n ?? 0);
+}
+
+/** Whether the database holds any API token. */
+export async function hasApiTokens(db: Queryable): Promise<boolean> {
+  return (await db.query(`SELECT 1 AS one FROM ${TOKEN_TABLE} LIMIT 1`)).length > 0;
+}
+
+/** The log line of a server whose API_TOKEN_SALT is not the one its tokens were created with. */
+export function saltChangedMessage(count: number): string {
+  return `API_TOKEN_SALT changed: ${count} API token(s) were created with another salt and are refused (401); restore the previous API_TOKEN_SALT or create new tokens`;
+}
+
 export function hashAccessKey(accessKey: string, salt: string): string {
   return createHmac('sha512', salt).update(accessKey).digest('hex');
 }
@@ -61,8 +84,8 @@ export async function createApiToken(db: Queryable, salt: string, input: NewToke
     throw new TokenError(`a token named "${input.name}" already exists`);
   }
   await db.execute(
-    `INSERT INTO ${TOKEN_TABLE} (name, description, type, access_key, permissions, expires_at, last_used_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
-    [input.name, input.description ?? '', input.type, hashAccessKey(accessKey, salt), JSON.stringify(permissions), expiresAt, stamp, stamp],
+    `INSERT INTO ${TOKEN_TABLE} (name, description, type, access_key, salt_fingerprint, permissions, expires_at, last_used_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+    [input.name, input.description ?? '', input.type, hashAccessKey(accessKey, salt), saltFingerprint(salt), JSON.stringify(permissions), expiresAt, stamp, stamp],
   );
   const [token] = await selectTokens(db, 'WHERE name = ?', [input.name]);
   if (token === undefined) throw new TokenError(`the token "${input.name}" was not stored`);

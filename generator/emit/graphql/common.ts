@@ -5,7 +5,7 @@
  */
 import type { ArgumentDef, TypeDef } from './definitions.ts';
 import type { GraphqlComponent, GraphqlEntity, GraphqlOwner } from './entities.ts';
-import { filtersInputName } from './names.ts';
+import { filtersInputName } from '../../model/graphql-names.ts';
 import { LOCALE_SCALAR } from './scalars.ts';
 
 export const PUBLICATION_STATUS = 'PublicationStatus';

@@ -6,7 +6,7 @@
 import { pascalCase, pluginPrefix } from '../../model/names.ts';
 import type { Attribute, Component, ContentType, Model, ScalarAttribute, ScalarType } from '../../model/types.ts';
 import type { FieldDef, TypeGroup } from './definitions.ts';
-import { lowerFirst } from './names.ts';
+import { lowerFirst } from '../../model/graphql-names.ts';
 
 export const GENERIC_MORPH = 'GenericMorph';
 export const UPLOAD_FILE_UID = 'plugin::upload.file';

@@ -1,38 +1,50 @@
 /**
- * Filter inputs: one `<Scalar>FilterInput` per scalar (every operator on every scalar, as Strapi
- * declares them, even where an operator makes little sense, e.g. `gt` on a Boolean), and one
- * `<Type>FiltersInput` per content type and component.
+ * Filter inputs: one `<Scalar>FilterInput` per GraphQL scalar of the contract (GRAPHQL_SCALARS),
+ * with the operators of its OPERATORS table, and one `<Type>FiltersInput` per content type and
+ * component.
  */
+import { LOGICAL_OPERATORS, OPERATOR_NAMES, OPERATOR_SPECS, type Arity } from '../../../templates/contract/operators.ts';
+import { GRAPHQL_SCALARS, type GraphqlScalar } from '../../../templates/contract/scalar-types.ts';
 import type { Attribute } from '../../model/types.ts';
 import type { InputDef, InputFieldDef } from './definitions.ts';
 import { type GraphqlModel, type GraphqlOwner, ownerGroup } from './entities.ts';
-import { filtersInputName, scalarFilterInputName } from './names.ts';
+import { filtersInputName, scalarFilterInputName } from '../../model/graphql-names.ts';
 import { graphqlScalar } from './scalars.ts';
 
-/** The scalars that have a filter input, in the order Strapi registers them. */
-const FILTERABLE_SCALARS: readonly string[] = ['String', 'Int', 'Long', 'Float', 'Boolean', 'Date', 'DateTime', 'Time', 'JSON', 'ID'];
+/** How an operator's operand is typed for a scalar S, by its arity (the contract's OPERATORS). */
+const OPERAND_TYPES: Readonly<Record<Arity, (scalar: GraphqlScalar) => string>> = {
+  unary: () => 'Boolean',
+  binary: (s) => s,
+  list: (s) => `[${s}]`,
+  pair: (s) => `[${s}]`,
+};
 
-/** Operators in Strapi's order, and how each one's operand is typed for a scalar S. */
-const OPERATORS: ReadonlyArray<readonly [string, (scalar: string) => string]> = [
-  ['and', (s) => `[${s}]`],
-  ['or', (s) => `[${s}]`],
-  ['not', (s) => scalarFilterInputName(s)],
-  ...['eq', 'eqi', 'ne', 'nei', 'startsWith', 'endsWith', 'contains', 'notContains', 'containsi', 'notContainsi', 'gt', 'gte', 'lt', 'lte'].map(
-    (op) => [op, (s: string) => s] as const,
-  ),
-  ['null', () => 'Boolean'],
-  ['notNull', () => 'Boolean'],
-  ['in', (s) => `[${s}]`],
-  ['notIn', (s) => `[${s}]`],
-  ['between', (s) => `[${s}]`],
-];
+/** How a logical operator's operand is typed: a list of S, or the filter input itself. */
+const LOGICAL_OPERAND_TYPES: Readonly<Record<'list' | 'single', (scalar: GraphqlScalar) => string>> = {
+  list: (s) => `[${s}]`,
+  single: (s) => scalarFilterInputName(s),
+};
+
+/**
+ * The fields of `<Scalar>FilterInput`: `and`/`or`/`not`, then every operator Strapi's GraphQL has,
+ * in its order (the table's), on every scalar as Strapi declares them, even where an operator
+ * makes little sense (e.g. `gt` on a Boolean).
+ */
+function scalarFilterFields(scalar: GraphqlScalar): InputFieldDef[] {
+  const logical = Object.values(LOGICAL_OPERATORS).map((op) => ({ name: op.graphql, type: LOGICAL_OPERAND_TYPES[op.operands](scalar) }));
+  const operators = OPERATOR_NAMES.flatMap((name) => {
+    const { graphql, arity } = OPERATOR_SPECS[name];
+    return graphql === null ? [] : [{ name: graphql, type: OPERAND_TYPES[arity](scalar) }];
+  });
+  return [...logical, ...operators];
+}
 
 export function scalarFilterInputs(): InputDef[] {
-  return FILTERABLE_SCALARS.map((scalar) => ({
+  return (Object.keys(GRAPHQL_SCALARS) as GraphqlScalar[]).map((scalar) => ({
     kind: 'input',
     group: 'common',
     name: scalarFilterInputName(scalar),
-    fields: OPERATORS.map(([name, type]) => ({ name, type: type(scalar) })),
+    fields: scalarFilterFields(scalar),
   }));
 }
 

@@ -6,7 +6,7 @@
 import type { Attribute } from '../../model/types.ts';
 import type { InputDef, InputFieldDef } from './definitions.ts';
 import { type GraphqlModel, type GraphqlOwner, ownerGroup } from './entities.ts';
-import { dynamicZoneInputName, enumTypeName, inputName } from './names.ts';
+import { dynamicZoneInputName, enumTypeName, inputName } from '../../model/graphql-names.ts';
 import { graphqlScalar } from './scalars.ts';
 
 /**

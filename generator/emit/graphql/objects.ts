@@ -14,7 +14,7 @@ import {
   enumTypeName,
   graphqlEnumValues,
   relationResponseCollectionName,
-} from './names.ts';
+} from '../../model/graphql-names.ts';
 import { graphqlScalar } from './scalars.ts';
 
 const TIMESTAMPS: readonly FieldDef[] = ['createdAt', 'updatedAt', 'publishedAt'].map((name) => ({ name, type: 'DateTime' }));
@@ -119,10 +119,7 @@ export function responseCollections(entity: GraphqlEntity): ObjectDef[] {
   const group = ownerGroup(entity);
   const relation: ObjectDef = { kind: 'object', group, name: relationResponseCollectionName(entity.typeName), fields: [nodes] };
   if (entity.kind === 'singleType') return [relation];
-  return [
-    { kind: 'object', group, name: entityResponseCollectionName(entity.typeName), fields: [nodes, { name: 'pageInfo', type: `${PAGINATION}!` }] },
-    relation,
-  ];
+  return [{ kind: 'object', group, name: entityResponseCollectionName(entity.typeName), fields: [nodes, { name: 'pageInfo', type: `${PAGINATION}!` }] }, relation];
 }
 
 function isPluginType(uid: string): boolean {

@@ -6,7 +6,7 @@
 import { DELETE_MUTATION_RESPONSE, DOCUMENT_ID_ARG, listArgs, LOCALE_ARG, PUBLICATION_ARGS, STATUS_ARG } from './common.ts';
 import type { ArgumentDef, FieldDef, ObjectDef } from './definitions.ts';
 import type { GraphqlEntity, GraphqlModel } from './entities.ts';
-import { connectionFieldName, entityResponseCollectionName, inputName } from './names.ts';
+import { connectionFieldName, entityResponseCollectionName, inputName } from '../../model/graphql-names.ts';
 import { uploadMutations, usersPermissionsMutations, usersPermissionsQueries } from './plugins.ts';
 
 export function queryType(model: GraphqlModel): ObjectDef {

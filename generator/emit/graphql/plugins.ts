@@ -26,7 +26,14 @@ export function fileInfoInput(): InputDef {
 export function uploadMutations(model: GraphqlModel): FieldDef[] {
   const file = model.entity(UPLOAD_FILE_UID).typeName;
   return [
-    { name: 'updateUploadFile', type: `${file}!`, args: [{ name: 'id', type: 'ID!' }, { name: 'info', type: FILE_INFO_INPUT }] },
+    {
+      name: 'updateUploadFile',
+      type: `${file}!`,
+      args: [
+        { name: 'id', type: 'ID!' },
+        { name: 'info', type: FILE_INFO_INPUT },
+      ],
+    },
     { name: 'deleteUploadFile', type: file, args: [{ name: 'id', type: 'ID!' }] },
   ];
 }

@@ -15,7 +15,7 @@ import { posix } from 'node:path';
 import { VariableDeclarationKind, type SourceFile } from 'ts-morph';
 import type { Attribute, Component, ContentType, Model } from '../../model/types.ts';
 import { graphqlModel, type GraphqlEntity } from './entities.ts';
-import { connectionFieldName, dynamicZoneTypeName, enumTypeName, graphqlEnumValues } from './names.ts';
+import { connectionFieldName, dynamicZoneTypeName, enumTypeName, graphqlEnumValues } from '../../model/graphql-names.ts';
 
 export const GRAPHQL_BINDINGS_PATH = 'src/graphql/bindings.ts';
 export const GRAPHQL_SCHEMA_PATH = 'src/graphql/schema.graphql';
@@ -52,14 +52,9 @@ export function addTypeBinding(file: SourceFile, model: Model, type: ContentType
 
 function typeNames(entity: GraphqlEntity, type: ContentType): object {
   const { typeName } = entity;
-  const queries =
-    type.kind === 'collectionType'
-      ? { one: entity.singularField, many: entity.pluralField, connection: connectionFieldName(entity.pluralField) }
-      : { one: entity.singularField };
+  const queries = type.kind === 'collectionType' ? { one: entity.singularField, many: entity.pluralField, connection: connectionFieldName(entity.pluralField) } : { one: entity.singularField };
   const mutations =
-    type.kind === 'collectionType'
-      ? { create: `create${typeName}`, update: `update${typeName}`, delete: `delete${typeName}` }
-      : { update: `update${typeName}`, delete: `delete${typeName}` };
+    type.kind === 'collectionType' ? { create: `create${typeName}`, update: `update${typeName}`, delete: `delete${typeName}` } : { update: `update${typeName}`, delete: `delete${typeName}` };
   return { typeName, queries, mutations, enums: enums(typeName, type.attributes), dynamicZones: zones(typeName, type.attributes) };
 }
 
@@ -79,12 +74,7 @@ function zones(typeName: string, attributes: readonly Attribute[]): object {
 }
 
 /** src/graphql/bindings.ts: every content type's binding, and each component's declared here. */
-export function addBindingsModule(
-  file: SourceFile,
-  model: Model,
-  types: ReadonlyMap<ContentType, TypeModuleNames>,
-  components: ReadonlyMap<Component, ComponentModuleNames>,
-): void {
+export function addBindingsModule(file: SourceFile, model: Model, types: ReadonlyMap<ContentType, TypeModuleNames>, components: ReadonlyMap<Component, ComponentModuleNames>): void {
   const here = posix.dirname(GRAPHQL_BINDINGS_PATH);
   const fromHere = (path: string): string => {
     const relative = posix.relative(here, `src/${path}`);

@@ -58,10 +58,7 @@ function printSimple(value: unknown, quoteStrings: boolean): string | null {
  */
 export function notType(path: Path, type: string, value: unknown, originalValue: unknown = value): string {
   const cast = originalValue !== null && originalValue !== undefined && !Object.is(originalValue, value);
-  return (
-    `${yupPath(path)} must be a \`${type}\` type, but the final value was: \`${printValue(value, true)}\`` +
-    (cast ? ` (cast from the value \`${printValue(originalValue, true)}\`).` : '.')
-  );
+  return `${yupPath(path)} must be a \`${type}\` type, but the final value was: \`${printValue(value, true)}\`` + (cast ? ` (cast from the value \`${printValue(originalValue, true)}\`).` : '.');
 }
 
 export const messages = {
@@ -84,24 +81,20 @@ export const messages = {
    * yup's oneOf lists its whitelist joined with ", ". Strapi adds `null` to an enumeration's
    * whitelist, which prints as an empty last item: "... x_large, ".
    */
-  oneOf: (path: Path, values: readonly (string | null)[]) =>
-    `${yupPath(path)} must be one of the following values: ${values.map((v) => (v === null ? '' : v)).join(', ')}`,
+  oneOf: (path: Path, values: readonly (string | null)[]) => `${yupPath(path)} must be one of the following values: ${values.map((v) => (v === null ? '' : v)).join(', ')}`,
   arrayMin: (path: Path, min: number) => `${yupPath(path)} field must have at least ${min} items`,
   arrayMax: (path: Path, max: number) => `${yupPath(path)} field must have less than or equal to ${max} items`,
   unique: () => 'This attribute must be unique',
   /** Not Strapi's (its API does not check allowedTypes; only its admin UI does). */
-  fileType: (path: Path, allowed: readonly string[], mime: string) =>
-    `${yupPath(path)} must be a file of the following types: ${allowed.join(', ')} (got ${mime})`,
+  fileType: (path: Path, allowed: readonly string[], mime: string) => `${yupPath(path)} must be a file of the following types: ${allowed.join(', ')} (got ${mime})`,
   /** Not Strapi's (it links every given file): a single media field takes one file. */
   singleFile: (path: Path, count: number) => `${yupPath(path)} must be a single file, got ${count}`,
   /** Not Strapi's (it silently drops relation values it cannot read). */
-  relationShape: (path: Path) =>
-    `${yupPath(path)} must be a documentId, an array of documentIds, or an object with connect, disconnect or set`,
+  relationShape: (path: Path) => `${yupPath(path)} must be a documentId, an array of documentIds, or an object with connect, disconnect or set`,
   /** Strapi's count of relation targets given by row id that do not exist (files count as plugin::upload.file). */
   missingRelations: (count: number, uid: string) => `${count} relation(s) of type ${uid} associated with this entity do not exist`,
   /** Strapi's answer to a component id the entry does not hold. */
   foreignComponent: (attribute: string) => `Some of the provided components in ${attribute} are not related to the entity`,
   documentNotFound: (documentId: string, locale: string | null) => `Document with id "${documentId}", locale "${locale ?? 'null'}" not found`,
-  invalidKey: (key: string, attributePath: string | null) =>
-    attributePath !== null && attributePath !== key ? `Invalid key ${key} at ${attributePath}` : `Invalid key ${key}`,
+  invalidKey: (key: string, attributePath: string | null) => (attributePath !== null && attributePath !== key ? `Invalid key ${key} at ${attributePath}` : `Invalid key ${key}`),
 } as const;

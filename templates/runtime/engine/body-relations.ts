@@ -15,11 +15,7 @@ import type { RelationField } from '../schema.ts';
 import type { Issues } from './body-issues.ts';
 import { messages, type Path } from './body-messages.ts';
 
-export type Position =
-  | { readonly before: string }
-  | { readonly after: string }
-  | { readonly start: true }
-  | { readonly end: true };
+export type Position = { readonly before: string } | { readonly after: string } | { readonly start: true } | { readonly end: true };
 
 /** A document, in a locale (else the source's) and, for a draft & publish target, a status. */
 export interface DocumentTarget {

@@ -7,6 +7,7 @@
  * Types Strapi leaves unchecked (yup.mixed: biginteger, date, datetime, time) fail in its
  * database layer instead, one at a time; here they are checked with the others, in yup's words.
  */
+import { SCALAR_TYPES, type BodyCheck } from '../../contract/scalar-types.ts';
 import { outsideDomain } from '../column-domains.ts';
 import type { ScalarField } from '../schema.ts';
 import { checkBlocks } from './body-blocks.ts';
@@ -29,12 +30,9 @@ export interface ScalarRules {
 export type ScalarOutcome = { readonly ok: true; readonly value: ColumnValue | undefined } | { readonly ok: false };
 
 const FAIL: ScalarOutcome = { ok: false };
-const STRING_TYPES = new Set(['string', 'text', 'richtext', 'password', 'email', 'uid']);
-const NUMBER_TYPES = new Set(['integer', 'float', 'decimal']);
 const UID_PATTERN = /^[A-Za-z0-9-_.~]*$/;
 // Local part and domain of an address; unicode letters allowed, as yup's pattern allows them.
-const EMAIL_PATTERN =
-  /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*@([\p{L}\p{N}]([\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}]([\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
+const EMAIL_PATTERN = /^[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+(\.[\p{L}\p{N}!#$%&'*+/=?^_`{|}~-]+)*@([\p{L}\p{N}]([\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+[\p{L}]([\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
 const TIME_PATTERN = /^(2[0-3]|[01]\d):([0-5]\d):([0-5]\d)(\.\d{1,3})?$/;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})/;
 const DATETIME_PATTERN = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}(:?\d{2})?)?)?$/i;
@@ -53,7 +51,8 @@ export function checkScalar(field: ScalarField, raw: unknown, path: Path, rules:
   const value = castAndCheck(field, raw, path, rules, issues);
   if (value === undefined || issues.size > before) return FAIL;
   // What the column can hold (column-domains.ts); JSON is checked as sent, before stringifying.
-  const outside = outsideDomain(field.type, field.type === 'json' || field.type === 'blocks' ? raw : value);
+  const body = SCALAR_TYPES[field.type].body;
+  const outside = outsideDomain(field.type, body === 'json' || body === 'blocks' ? raw : value);
   if (outside === undefined) return { ok: true, value };
   issues.add(path, messages.domain(path, outside), value);
   return FAIL;
@@ -61,46 +60,49 @@ export function checkScalar(field: ScalarField, raw: unknown, path: Path, rules:
 
 /** yup's answer to null where null is not allowed: a type error, except for untyped (mixed) values. */
 function requiredNull(field: ScalarField, path: Path, rules: ScalarRules, issues: Issues): ScalarOutcome {
-  if (STRING_TYPES.has(field.type) || field.type === 'enumeration') issues.add(path, notType(path, 'string', null), null);
-  // yup.number() casts null with parseFloat when null is not allowed.
-  else if (NUMBER_TYPES.has(field.type)) issues.add(path, notType(path, 'number', Number.NaN, null), Number.NaN);
-  else if (field.type === 'boolean') issues.add(path, notType(path, 'boolean', null), null);
-  else if (field.type === 'blocks') issues.add(path, notType(path, 'array', null), null);
+  const typed = NULL_TYPE_ERRORS[SCALAR_TYPES[field.type].body];
+  if (typed !== undefined) issues.add(path, notType(path, typed.type, typed.value, typed.original), typed.value);
   else issues.add(path, rules.mode === 'creation' ? messages.defined(path) : messages.notNull(path), null);
   return FAIL;
 }
 
-/** The column value, or undefined after reporting why there is none. */
+/** The type error yup reports for null, per body check; undefined: yup.mixed (a "defined" error). */
+const NULL_TYPE_ERRORS: Readonly<Record<BodyCheck, { readonly type: string; readonly value: unknown; readonly original: unknown } | undefined>> = {
+  string: { type: 'string', value: null, original: null },
+  enumeration: { type: 'string', value: null, original: null },
+  // yup.number() casts null with parseFloat when null is not allowed.
+  number: { type: 'number', value: Number.NaN, original: null },
+  boolean: { type: 'boolean', value: null, original: null },
+  blocks: { type: 'array', value: null, original: null },
+  biginteger: undefined,
+  date: undefined,
+  datetime: undefined,
+  time: undefined,
+  json: undefined,
+};
+
+type Check = (field: ScalarField, raw: unknown, path: Path, rules: ScalarRules, issues: Issues) => ColumnValue | undefined;
+
+/** Per body check of the contract's SCALAR_TYPES: the column value, or undefined after reporting why there is none. */
+const CHECKS: Readonly<Record<BodyCheck, Check>> = {
+  string: checkString,
+  enumeration: (field, raw, path, _rules, issues) => checkEnumeration(field, raw, path, issues),
+  number: checkNumber,
+  boolean: (_field, raw, path, _rules, issues) => checkBoolean(raw, path, issues),
+  biginteger: (_field, raw, path, _rules, issues) => checkBigInteger(raw, path, issues),
+  date: (_field, raw, path, _rules, issues) => checkDate(raw, path, issues),
+  datetime: (_field, raw, path, _rules, issues) => checkDateTime(raw, path, issues),
+  time: (_field, raw, path, _rules, issues) => checkTime(raw, path, issues),
+  json: (_field, raw) => JSON.stringify(raw),
+  blocks: (_field, raw, path, _rules, issues) => {
+    const before = issues.size;
+    checkBlocks(raw, path, issues);
+    return issues.size > before ? undefined : JSON.stringify(raw);
+  },
+};
+
 function castAndCheck(field: ScalarField, raw: unknown, path: Path, rules: ScalarRules, issues: Issues): ColumnValue | undefined {
-  if (STRING_TYPES.has(field.type)) return checkString(field, raw, path, rules, issues);
-  switch (field.type) {
-    case 'enumeration':
-      return checkEnumeration(field, raw, path, issues);
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return checkNumber(field, raw, path, rules, issues);
-    case 'boolean':
-      return checkBoolean(raw, path, issues);
-    case 'biginteger':
-      return checkBigInteger(raw, path, issues);
-    case 'date':
-      return checkDate(raw, path, issues);
-    case 'datetime':
-    case 'timestamp':
-      return checkDateTime(raw, path, issues);
-    case 'time':
-      return checkTime(raw, path, issues);
-    case 'json':
-      return JSON.stringify(raw);
-    case 'blocks': {
-      const before = issues.size;
-      checkBlocks(raw, path, issues);
-      return issues.size > before ? undefined : JSON.stringify(raw);
-    }
-    default:
-      return undefined;
-  }
+  return CHECKS[SCALAR_TYPES[field.type].body](field, raw, path, rules, issues);
 }
 
 function checkString(field: ScalarField, raw: unknown, path: Path, rules: ScalarRules, issues: Issues): ColumnValue | undefined {
@@ -218,9 +220,7 @@ function checkDateTime(raw: unknown, path: Path, issues: Issues): ColumnValue | 
 
 /** The spelling JavaScript's Date parses everywhere: a `T` separator and `±HH:mm` offsets (PostgreSQL writes `+00`). */
 export function isoText(value: string): string {
-  return value
-    .replace(' ', 'T')
-    .replace(/(T[\d:.]+)([+-]\d{2}):?(\d{2})?$/, (_all, time: string, hours: string, minutes: string | undefined) => `${time}${hours}:${minutes ?? '00'}`);
+  return value.replace(' ', 'T').replace(/(T[\d:.]+)([+-]\d{2}):?(\d{2})?$/, (_all, time: string, hours: string, minutes: string | undefined) => `${time}${hours}:${minutes ?? '00'}`);
 }
 
 /** `HH:mm:ss` with up to three fraction digits, stored as `HH:mm:ss.SSS`. */

@@ -235,7 +235,7 @@ describe.each(clients)('filters on %s', (client) => {
       expect(await authors(byTitle('Modified After Publish'), 'published')).toEqual(['Grace Hopper']);
     });
 
-    it('matches parents without related rows when the filter holds on NULLs, as Strapi\'s LEFT JOIN does', async () => {
+    it("matches parents without related rows when the filter holds on NULLs, as Strapi's LEFT JOIN does", async () => {
       const withCover = ['hello-world', 'third-time-lucky'];
       const withoutCover = ALL_ARTICLES.filter((s) => !withCover.includes(s));
       expect(await articles(nested('cover', cond('id', 'null', true)))).toEqual(withoutCover);

@@ -14,7 +14,7 @@ describe('passwords', () => {
     }
   });
 
-  it("hashes as Strapi does ($2 bcrypt, 10 rounds, a salt each time)", async () => {
+  it('hashes as Strapi does ($2 bcrypt, 10 rounds, a salt each time)', async () => {
     const a = await hashPassword('Secret-123');
     const b = await hashPassword('Secret-123');
     expect(a).toMatch(/^\$2[ab]\$10\$[./A-Za-z0-9]{53}$/);

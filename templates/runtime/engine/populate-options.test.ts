@@ -86,7 +86,17 @@ describe.each(clients)('populate options on %s', (client) => {
       // The example model has no relation to a localized type; read page.category's links from
       // the category side, as a `mappedBy` relation to pages would.
       const categories = model.contentTypes[CATEGORY]!;
-      const pages: RelationField = { kind: 'relation', target: PAGE, cardinality: 'many', owner: false, linkTable: 'pages_category_lnk', inverse: 'category', required: false, private: false, localized: false };
+      const pages: RelationField = {
+        kind: 'relation',
+        target: PAGE,
+        cardinality: 'many',
+        owner: false,
+        linkTable: 'pages_category_lnk',
+        inverse: 'category',
+        required: false,
+        private: false,
+        localized: false,
+      };
       const withPages: ModelSchema = { ...model, contentTypes: { ...model.contentTypes, [CATEGORY]: { ...categories, attributes: { ...categories.attributes, pages } } } };
       const reader = createReadEngine({ db: ex.db, model: withPages });
       const read = async (populate: PopulateTree, locale: string | undefined) =>

@@ -107,8 +107,7 @@ describe.each(clients)('populate on %s', (client) => {
     });
 
     it('follows the root status: drafts read drafts, published reads only targets with a published version', async () => {
-      const grace = (status: 'draft' | 'published'): Promise<Entity> =>
-        one(AUTHOR, 'author-grace', { status, populate: { articles: { fields: ['title', 'publishedAt'], sort: [asc('slug')] } } });
+      const grace = (status: 'draft' | 'published'): Promise<Entity> => one(AUTHOR, 'author-grace', { status, populate: { articles: { fields: ['title', 'publishedAt'], sort: [asc('slug')] } } });
       expect(pick((await grace('published'))['articles'], 'title')).toEqual(['Modified After Publish']);
       const drafts = (await grace('draft'))['articles'] as Entity[];
       expect(pick(drafts, 'title')).toEqual(['Draft Only Notes', 'Modified After Publish (draft)']);
@@ -132,7 +131,7 @@ describe.each(clients)('populate on %s', (client) => {
       const author = hello['author'] as Entity;
       expect(author['name']).toBe('Ada Lovelace');
       expect(pick(author['articles'], 'slug')).toEqual(['hello-world', 'second-steps']);
-      expect(((author['articles'] as Entity[]).map((a) => pick(a['tags'], 'name')))).toEqual([['tag-01', 'tag-02', 'tag-03'], ['tag-02']]);
+      expect((author['articles'] as Entity[]).map((a) => pick(a['tags'], 'name'))).toEqual([['tag-01', 'tag-02', 'tag-03'], ['tag-02']]);
     });
   });
 
@@ -163,6 +162,15 @@ describe.each(clients)('populate on %s', (client) => {
       expect(await pagesOf('fr')).toEqual(['accueil']);
       expect(await pagesOf('en')).toEqual(['home']);
       expect(await pagesOf()).toEqual(['home']);
+    });
+
+    it('a non-localized row reached from a localized one passes on the root query locale, not its parent row locale', async () => {
+      const pages = await list(PAGE, { locale: '*', filters: eq('slug', ['home', 'accueil']), sort: [asc('slug')], populate: { category: { populate: { pages: { fields: ['slug'] } } } } });
+      // No locale applies below the category: one version per document, as from a category read alone.
+      expect(pages.map((p) => [p['slug'], pick((p['category'] as Entity)['pages'], 'slug')])).toEqual([
+        ['accueil', ['home']],
+        ['home', ['home']],
+      ]);
     });
 
     it('filters through a localized relation see the same versions', async () => {
@@ -268,7 +276,10 @@ describe.each(clients)('populate on %s', (client) => {
 
   describe('dynamic zones', () => {
     it('interleaves component kinds in zone order, each entry with __component and id', async () => {
-      const hello = await one(ARTICLE, 'article-hello', { fields: ['slug'], populate: { blocks: { on: { 'shared.rich-text': {}, 'shared.quote': {}, 'shared.media': {}, 'shared.slider': {}, 'shared.article-card': {} } } } });
+      const hello = await one(ARTICLE, 'article-hello', {
+        fields: ['slug'],
+        populate: { blocks: { on: { 'shared.rich-text': {}, 'shared.quote': {}, 'shared.media': {}, 'shared.slider': {}, 'shared.article-card': {} } } },
+      });
       expect(pick(hello['blocks'], '__component')).toEqual(['shared.rich-text', 'shared.quote', 'shared.media', 'shared.slider', 'shared.article-card']);
       for (const entry of hello['blocks'] as Entity[]) expect(entry['id']).toEqual(expect.any(Number));
     });

@@ -10,7 +10,7 @@ import type { ContentTypeSchema, ModelSchema } from '../schema.ts';
 import { componentRowIds, deleteOwnedValues } from './write-components.ts';
 import { copyMedia, deleteFieldMedia } from './write-media.ts';
 import { componentOf, contentTypeOf, type Schema } from './write-schema.ts';
-import { keyShare, q } from './write-sql.ts';
+import { fragment, insertReturningId, keyShare, quote } from './sql.ts';
 
 function scalarColumns(schema: Schema, only?: ReadonlySet<string>): string[] {
   const columns: string[] = [];
@@ -31,13 +31,15 @@ export async function copyVersion(
   fromId: number,
   set: { readonly updatedAt: string; readonly publishedAt: string | null },
 ): Promise<number> {
-  const columns = ['document_id', ...scalarColumns(schema), 'created_at', ...(schema.localized ? ['locale'] : [])].map(q);
-  const rows = await db.query<{ id: number | string }>(
-    `INSERT INTO ${q(schema.table)} (${columns.join(', ')}, updated_at, published_at)
-     SELECT ${columns.join(', ')}, ?, ? FROM ${q(schema.table)} WHERE id = ? RETURNING id`,
-    [set.updatedAt, set.publishedAt, fromId],
+  const columns = ['document_id', ...scalarColumns(schema), 'created_at', ...(schema.localized ? ['locale'] : [])].map(quote);
+  const toId = await insertReturningId(
+    db,
+    fragment(
+      `INSERT INTO ${quote(schema.table)} (${columns.join(', ')}, updated_at, published_at)
+     SELECT ${columns.join(', ')}, ?, ? FROM ${quote(schema.table)} WHERE id = ?`,
+      [set.updatedAt, set.publishedAt, fromId],
+    ),
   );
-  const toId = Number(rows[0]!.id);
   await copyOwned(db, model, schema, fromId, toId);
   return toId;
 }
@@ -48,18 +50,15 @@ export async function copyVersion(
  * Inverse relations are not copied: their links belong to the other side.
  */
 export async function copyAttributes(db: Queryable, model: ModelSchema, schema: Schema, fromId: number, toId: number, only?: ReadonlySet<string>): Promise<void> {
-  const columns = scalarColumns(schema, only).map(q);
+  const columns = scalarColumns(schema, only).map(quote);
   if (columns.length > 0) {
-    await db.execute(
-      `UPDATE ${q(schema.table)} SET (${columns.join(', ')}) = (SELECT ${columns.join(', ')} FROM ${q(schema.table)} WHERE id = ?) WHERE id = ?`,
-      [fromId, toId],
-    );
+    await db.execute(db.dialect.copyColumns(quote(schema.table), columns), [fromId, toId]);
   }
   for (const [name, field] of Object.entries(schema.attributes)) {
     if (only !== undefined && !only.has(name)) continue;
     if (field.kind === 'component' || field.kind === 'dynamiczone') await deleteOwnedValues(db, model, schema, [toId], name);
     else if (field.kind === 'media') await deleteFieldMedia(db, schema.uid, toId, name);
-    else if (field.kind === 'relation' && field.owner) await db.execute(`DELETE FROM ${q(field.linkTable)} WHERE entity_id = ?`, [toId]);
+    else if (field.kind === 'relation' && field.owner) await db.execute(`DELETE FROM ${quote(field.linkTable)} WHERE entity_id = ?`, [toId]);
   }
   await copyOwned(db, model, schema, fromId, toId, only);
 }
@@ -74,7 +73,7 @@ async function copyOwned(db: Queryable, model: ModelSchema, schema: Schema, from
         for (const uid of field.kind === 'component' ? [field.component] : field.components) {
           const component = componentOf(model, uid);
           for (const id of await componentRowIds(db, component, schema.uid, [fromId], name)) {
-            const copy = await copyComponentRow(db, component.table, scalarColumns(component).map(q), id, toId);
+            const copy = await copyComponentRow(db, component.table, scalarColumns(component).map(quote), id, toId);
             await copyOwned(db, model, component, id, copy);
           }
         }
@@ -84,12 +83,12 @@ async function copyOwned(db: Queryable, model: ModelSchema, schema: Schema, from
         break;
       case 'relation':
         if (field.owner) {
-          // Only links to targets that still exist, locked against deletion (write-sql.ts keyShare):
+          // Only links to targets that still exist, locked against deletion (sql.ts keyShare):
           // a target deleted meanwhile has lost its links, and one deleted later removes the copies.
           await db.execute(
-            `INSERT INTO ${q(field.linkTable)} (entity_id, target_document_id, ord, inverse_ord)
-             SELECT ?, l.target_document_id, l.ord, l.inverse_ord FROM ${q(field.linkTable)} l
-             WHERE l.entity_id = ? AND EXISTS (SELECT 1 FROM ${q(contentTypeOf(model, field.target).table)} t WHERE t.document_id = l.target_document_id${keyShare(db)})
+            `INSERT INTO ${quote(field.linkTable)} (entity_id, target_document_id, ord, inverse_ord)
+             SELECT ?, l.target_document_id, l.ord, l.inverse_ord FROM ${quote(field.linkTable)} l
+             WHERE l.entity_id = ? AND EXISTS (SELECT 1 FROM ${quote(contentTypeOf(model, field.target).table)} t WHERE t.document_id = l.target_document_id${keyShare(db)})
              ORDER BY l.ord, l.id`,
             [toId, fromId],
           );
@@ -103,9 +102,5 @@ async function copyOwned(db: Queryable, model: ModelSchema, schema: Schema, from
 
 async function copyComponentRow(db: Queryable, table: string, columns: readonly string[], fromId: number, parentId: number): Promise<number> {
   const list = ['entity_type', 'entity_field', 'entity_ord', ...columns].join(', ');
-  const rows = await db.query<{ id: number | string }>(
-    `INSERT INTO ${q(table)} (entity_id, ${list}) SELECT ?, ${list} FROM ${q(table)} WHERE id = ? RETURNING id`,
-    [parentId, fromId],
-  );
-  return Number(rows[0]!.id);
+  return insertReturningId(db, fragment(`INSERT INTO ${quote(table)} (entity_id, ${list}) SELECT ?, ${list} FROM ${quote(table)} WHERE id = ?`, [parentId, fromId]));
 }

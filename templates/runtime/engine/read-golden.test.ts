@@ -14,7 +14,6 @@ import { createReadEngine } from './read.ts';
 import { allOf, anyOf, asc, cond, desc, eq, listQuery, nested, normalizeLikeConformance as normalize, seedConformance, type Seeded } from './test-seed.ts';
 import type { ReadEngine } from './types.ts';
 
-
 interface Golden {
   readonly status: number;
   readonly body: { readonly data?: unknown; readonly meta?: { readonly pagination?: { readonly total?: number } } } | unknown[];

@@ -58,7 +58,13 @@ describe.each(clients)('REST parser + read engine vs Strapi 5 on %s', (client) =
       schema,
       model: ex.model,
       rest: { defaultLimit: 25, maxLimit: 100, withCount: true },
-      i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
+      i18n: {
+        defaultLocale: 'en',
+        locales: [
+          { code: 'en', name: 'English (en)' },
+          { code: 'fr', name: 'French (fr)' },
+        ],
+      },
     };
   }
 

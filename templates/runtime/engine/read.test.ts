@@ -44,9 +44,7 @@ describe.each(clients)('read engine on %s', (client) => {
     it('published by default, drafts with status draft', async () => {
       expect(await slugs(ARTICLE, {})).toEqual(PUBLISHED_ARTICLES);
       const drafts = await engine.findMany(ARTICLE, listQuery({ status: 'draft', fields: ['slug', 'title', 'publishedAt'], sort: [asc('slug')] }));
-      expect(drafts.results.map((e) => [e['slug'], e['publishedAt']])).toEqual(
-        ['draft-only-notes', ...WITH_BOTH_VERSIONS].map((slug) => [slug, null]),
-      );
+      expect(drafts.results.map((e) => [e['slug'], e['publishedAt']])).toEqual(['draft-only-notes', ...WITH_BOTH_VERSIONS].map((slug) => [slug, null]));
       expect(drafts.results.find((e) => e['slug'] === 'modified-after-publish')!['title']).toBe('Modified After Publish (draft)');
     });
 
@@ -126,7 +124,10 @@ describe.each(clients)('read engine on %s', (client) => {
     });
 
     it('counts versions that match the filters, not rows of joined tables', async () => {
-      const result = await engine.findMany(ARTICLE, listQuery({ filters: { kind: 'nested', attribute: 'tags', filter: { kind: 'condition', attribute: 'name', operator: 'in', value: ['tag-01', 'tag-02', 'tag-03'] } } }));
+      const result = await engine.findMany(
+        ARTICLE,
+        listQuery({ filters: { kind: 'nested', attribute: 'tags', filter: { kind: 'condition', attribute: 'name', operator: 'in', value: ['tag-01', 'tag-02', 'tag-03'] } } }),
+      );
       expect(result.total).toBe(3);
       expect(result.results).toHaveLength(3);
     });
@@ -173,7 +174,13 @@ describe.each(clients)('read engine on %s', (client) => {
         summary: 'The first widget.\nTwo lines.',
         details: '# Alpha\n\n**Bold** markdown with a [link](https://example.com).',
         notes: [
-          { type: 'paragraph', children: [{ type: 'text', text: 'Alpha notes ' }, { type: 'text', text: 'bold', bold: true }] },
+          {
+            type: 'paragraph',
+            children: [
+              { type: 'text', text: 'Alpha notes ' },
+              { type: 'text', text: 'bold', bold: true },
+            ],
+          },
           { type: 'heading', level: 2, children: [{ type: 'text', text: 'Heading' }] },
         ],
         contactEmail: 'alpha@example.com',

@@ -2,14 +2,18 @@
  * The read side of the document service: validated queries (query/types.ts) → SQL → entities in
  * Strapi 5's REST shape.
  *
- * Statements per call: 1 for the root rows, +1 for the total when the list asks for it (both run
- * concurrently), + one per populated edge per level (populate.ts), never more with more rows.
+ * Statements per call: 1 for the root rows with everything populated (nested.ts), +1 for the
+ * total when the list asks for it (both run concurrently), never more with more rows. Trees
+ * nested.ts does not cover are populated per edge instead (populate.ts): + one per populated edge
+ * per level.
  */
 import type { Dialect, Queryable, Row } from '../database.ts';
-import type { ListQuery, Pagination, ReadQuery } from '../query/types.ts';
+import type { ListQuery, Pagination, PopulateTree, ReadQuery } from '../query/types.ts';
 import type { ModelSchema } from '../schema.ts';
 import { compileFilter } from './filters.ts';
 import { createPlanContext, scopeLocale, type PlanContext, type Scope } from './joins.ts';
+import { LruCache } from './lru.ts';
+import { planTree, shapeKey, type BuildMemo, type NestedPlanner, type TreePlan } from './nested.ts';
 import { populate, populatedKeys, type LoadContext, type Parent } from './populate.ts';
 import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
 import { createProjection, LOCALE_KEY, type Projection, type ProjectionSpec } from './serialize.ts';
@@ -23,6 +27,13 @@ export interface ReadEngineOptions {
   /** The database, or a transaction handle to read inside it. */
   readonly db: Queryable;
   readonly model: ModelSchema;
+  /**
+   * `statement` (the default): a populated read is one statement (nested.ts), falling back to
+   * one statement per edge (populate.ts) for the shapes nested.ts does not cover; `per-edge`
+   * always reads per edge (kept for comparison in tests and benchmarks). Default: `per-edge` when
+   * the environment has CAPI_READ_PER_EDGE=1, else `statement`.
+   */
+  readonly populate?: 'statement' | 'per-edge';
 }
 
 /** Alias of the root table in every root statement. */
@@ -32,6 +43,22 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   const { db, model } = options;
   const dialect = db.dialect;
   const shared = sharedState(model, dialect);
+  // CAPI_READ_PER_EDGE=1 makes a server read per edge, for the benchmarks' comparison; an explicit option wins.
+  const perEdge = (options.populate ?? (process.env['CAPI_READ_PER_EDGE'] === '1' ? 'per-edge' : 'statement')) === 'per-edge';
+
+  /** The populate tree planned into the root statement, or undefined to read it per edge. */
+  function nestedPlan(type: TypeInfo, query: ReadQuery): TreePlan | undefined {
+    if (perEdge || Object.keys(query.populate).length === 0) return undefined;
+    const rootLocale = query.locale === undefined || query.locale === '*' ? undefined : query.locale;
+    return shared.tree(type, query.populate, rootLocale !== undefined);
+  }
+
+  /** The root's SELECT list: its columns, then one JSON column per populated edge. */
+  function selectList(plan: PlanContext, projection: Projection, nested: TreePlan | undefined, query: ReadQuery): Fragment {
+    const columns = fragment(projection.select(ROOT));
+    if (nested === undefined) return columns;
+    return joinFragments([columns, nested.selectItems({ status: plan.status, rootLocale: plan.rootLocale }, query.populate)], ', ');
+  }
 
   function context(query: ReadQuery): LoadContext {
     return {
@@ -46,7 +73,11 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
 
   /** WHERE of a root read: version selection, publication refinements, filters, `_q`. */
   function rootWhere(plan: PlanContext, type: TypeInfo, query: ReadQuery): Fragment {
-    const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
+    const scope: Scope = {
+      type,
+      alias: ROOT,
+      locale: scopeLocale(plan, type, ROOT),
+    };
     return and([
       statusCondition(type, ROOT, query.status),
       localeCondition(type, ROOT, query.locale),
@@ -56,7 +87,15 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     ]);
   }
 
-  async function entitiesOf(ctx: LoadContext, type: TypeInfo, projection: Projection, rows: readonly Row[], query: ReadQuery): Promise<Entity[]> {
+  async function entitiesOf(ctx: LoadContext, type: TypeInfo, projection: Projection, rows: readonly Row[], query: ReadQuery, nested: TreePlan | undefined): Promise<Entity[]> {
+    if (nested !== undefined) {
+      const memo: BuildMemo = new Map();
+      return rows.map((row) => {
+        const entity = projection.build(row);
+        nested.fill(entity, row, memo);
+        return entity;
+      });
+    }
     const parents: Parent[] = rows.map((row) => ({
       id: row['id'] as number,
       documentId: row['documentId'] as string,
@@ -68,7 +107,10 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   }
 
   function rootProjection(type: TypeInfo, query: ReadQuery): Projection {
-    return shared.projection(type, { fields: query.fields, populated: populatedKeys(type, query.populate) });
+    return shared.projection(type, {
+      fields: query.fields,
+      populated: populatedKeys(type, query.populate),
+    });
   }
 
   /** First matching row by id: findOne and findSingle. */
@@ -77,16 +119,19 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     const ctx = context(query);
     const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
     const projection = rootProjection(type, query);
+    const nested = nestedPlan(type, query);
     const sql = joinFragments(
       [
-        fragment(`SELECT ${projection.select(ROOT)} FROM ${quote(type.table)} ${ROOT} WHERE `),
+        fragment('SELECT '),
+        selectList(plan, projection, nested, query),
+        fragment(` FROM ${quote(type.table)} ${ROOT} WHERE `),
         and([rootWhere(plan, type, query), extra]),
         fragment(` ORDER BY ${column(ROOT, 'id')} LIMIT 1`),
       ],
       '',
     );
     const rows = await db.query<Row>(sql.sql, sql.params);
-    const [entity] = await entitiesOf(ctx, type, projection, rows, query);
+    const [entity] = await entitiesOf(ctx, type, projection, rows, query, nested);
     return entity ?? null;
   }
 
@@ -95,15 +140,22 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       const type = shared.registry.type(uid);
       const ctx = context(query);
       const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
-      const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
+      const scope: Scope = {
+        type,
+        alias: ROOT,
+        locale: scopeLocale(plan, type, ROOT),
+      };
       const where = rootWhere(plan, type, query);
       const order = [...compileSort(plan, scope, query.sort), fragment(`${column(ROOT, 'id')} ASC`)];
       const projection = rootProjection(type, query);
+      const nested = nestedPlan(type, query);
       const { limit, offset } = window(query.pagination);
       const from = `${quote(type.table)} ${ROOT}`;
       const page = joinFragments(
         [
-          fragment(`SELECT ${projection.select(ROOT)} FROM ${from} WHERE `),
+          fragment('SELECT '),
+          selectList(plan, projection, nested, query),
+          fragment(` FROM ${from} WHERE `),
           where,
           fragment(' ORDER BY '),
           joinFragments(order, ', '),
@@ -116,7 +168,10 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
         db.query<Row>(page.sql, page.params),
         query.pagination.withCount ? db.query<Row>(count.sql, count.params).then((r) => Number(r[0]?.['count'] ?? 0)) : undefined,
       ]);
-      return { results: await entitiesOf(ctx, type, projection, rows, query), total };
+      return {
+        results: await entitiesOf(ctx, type, projection, rows, query, nested),
+        total,
+      };
     },
 
     findOne(uid: string, documentId: string, query: ReadQuery): Promise<Entity | null> {
@@ -129,21 +184,33 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   };
 }
 
-function window(pagination: Pagination): { readonly limit: number; readonly offset: number } {
-  if (pagination.kind === 'page') return { limit: pagination.pageSize, offset: Math.max(0, (pagination.page - 1) * pagination.pageSize) };
+function window(pagination: Pagination): {
+  readonly limit: number;
+  readonly offset: number;
+} {
+  if (pagination.kind === 'page')
+    return {
+      limit: pagination.pageSize,
+      offset: Math.max(0, (pagination.page - 1) * pagination.pageSize),
+    };
   return { limit: pagination.limit, offset: Math.max(0, pagination.start) };
 }
 
 /** A negative limit means no limit (the parser caps limits; this only keeps SQL valid). */
 function limitClause(dialect: Dialect, limit: number, offset: number): Fragment {
   if (limit >= 0) return fragment(' LIMIT ? OFFSET ?', [limit, offset]);
-  return dialect === 'sqlite' ? fragment(' LIMIT -1 OFFSET ?', [offset]) : fragment(' OFFSET ?', [offset]);
+  return dialect.offsetOnly(offset);
 }
 
 interface SharedState {
   readonly registry: Registry;
   projection(type: TypeInfo, spec: ProjectionSpec): Projection;
+  /** The planned populate tree of a root type (nested.ts), cached per shape; undefined when not covered. */
+  tree(type: TypeInfo, populate: PopulateTree, rootLocaleSet: boolean): TreePlan | undefined;
 }
+
+/** Distinct populate shapes kept planned; shapes come from requests, so the cache is bounded. */
+const TREE_PLANS = 500;
 
 /**
  * Registry and planned projections per model and dialect, shared by every engine over them, so
@@ -158,8 +225,16 @@ function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
   if (state === undefined) {
     const registry = createRegistry(model);
     const projections = new Map<string, Projection>();
+    const trees = new LruCache<string, TreePlan | undefined>(TREE_PLANS);
     state = {
       registry,
+      tree(type, populate, rootLocaleSet) {
+        const key = `${type.uid}|${rootLocaleSet ? 'L' : ''}|${shapeKey(populate)}`;
+        if (trees.has(key)) return trees.get(key);
+        const plan = planTree(planner, type, ROOT, populate, rootLocaleSet);
+        trees.set(key, plan);
+        return plan;
+      },
       projection(type, spec) {
         const key = `${type.uid}|${spec.component ?? ''}|${spec.fields?.join(',') ?? '*'}|${spec.populated.map((p) => (p.count === true ? `#${p.key}` : p.key)).join(',')}`;
         let projection = projections.get(key);
@@ -171,6 +246,11 @@ function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
         }
         return projection;
       },
+    };
+    const planner: NestedPlanner = {
+      dialect,
+      registry,
+      projection: (type, spec) => state!.projection(type, spec),
     };
     byDialect.set(dialect, state);
   }

@@ -44,11 +44,7 @@ function system(name: string, column: string, type: ScalarType): ScalarColumn {
 export const ID = system('id', 'id', 'integer');
 export const DOCUMENT_ID = system('documentId', 'document_id', 'string');
 export const LOCALE = system('locale', 'locale', 'string');
-const TIMESTAMPS: readonly ScalarColumn[] = [
-  system('createdAt', 'created_at', 'datetime'),
-  system('updatedAt', 'updated_at', 'datetime'),
-  system('publishedAt', 'published_at', 'datetime'),
-];
+const TIMESTAMPS: readonly ScalarColumn[] = [system('createdAt', 'created_at', 'datetime'), system('updatedAt', 'updated_at', 'datetime'), system('publishedAt', 'published_at', 'datetime')];
 
 export function createRegistry(model: ModelSchema): Registry {
   const types = new Map<string, TypeInfo>();

@@ -68,6 +68,6 @@ function searched(scalar: ScalarColumn, numeric: boolean, text: string): boolean
 
 function matches(dialect: Dialect, alias: string, scalar: ScalarColumn, pattern: string): Fragment {
   const expr = column(alias, scalar.column);
-  const text = SEARCH_KIND[scalar.type] === 'text' ? expr : `CAST(${expr} AS TEXT)`;
-  return fragment(dialect === 'postgres' ? `${text} ILIKE ? ESCAPE '\\'` : `${text} LIKE ? ESCAPE '\\'`, [pattern]);
+  const text = SEARCH_KIND[scalar.type] === 'text' ? expr : dialect.textCast(expr);
+  return fragment(`${text} ${dialect.caseInsensitiveLike} ? ESCAPE '\\'`, [pattern]);
 }

@@ -19,7 +19,7 @@ export function compileSort(ctx: PlanContext, scope: Scope, items: readonly Sort
 function sortTerm(ctx: PlanContext, scope: Scope, item: SortItem): Fragment {
   const value = sortValue(ctx, scope, item);
   const direction = item.direction === 'desc' ? 'DESC' : 'ASC';
-  const nulls = ctx.dialect === 'postgres' ? (item.direction === 'desc' ? ' NULLS LAST' : ' NULLS FIRST') : '';
+  const nulls = ctx.dialect.nullsOrder(item.direction);
   return joinFragments([value, fragment(` ${direction}${nulls}`)], '');
 }
 
@@ -40,10 +40,7 @@ function sortValue(ctx: PlanContext, scope: Scope, item: SortItem): Fragment {
   const expr = orderExpr(ctx.dialect, current.alias, scalarOf(current, last));
   // The first non-null value in the sort's direction: MIN/MAX without their type restrictions
   // (PostgreSQL has no MAX(boolean)), so every scalar type sorts through a to-many path.
-  return joinFragments(
-    [fragment(`(SELECT ${expr} FROM `), source.from, fragment(' WHERE '), source.correlation, fragment(` ORDER BY ${expr} ${direction} NULLS LAST LIMIT 1)`)],
-    '',
-  );
+  return joinFragments([fragment(`(SELECT ${expr} FROM `), source.from, fragment(' WHERE '), source.correlation, fragment(` ORDER BY ${ctx.dialect.orderNullsLast(expr, direction)} LIMIT 1)`)], '');
 }
 
 function scalarOf(scope: Scope, name: string): ScalarColumn {

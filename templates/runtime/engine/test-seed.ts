@@ -13,6 +13,7 @@ import type { Queryable, SqlValue } from '../database.ts';
 import type { Filter, FilterValue, ListQuery, Operator, SortItem } from '../query/types.ts';
 import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema } from '../schema.ts';
 import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
+import { fragment, insertReturningId, marks } from './sql.ts';
 
 export type SeedValue = string | number | boolean | null | readonly unknown[] | { readonly [key: string]: unknown };
 
@@ -84,13 +85,14 @@ export class Seeder {
 
   async insert(table: string, values: Readonly<Record<string, SqlValue>>): Promise<number> {
     const columns = Object.keys(values);
-    const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`;
-    const params = columns.map((c) => values[c] ?? null);
-    if (this.db.dialect === 'postgres') {
-      const result = await this.db.execute(`${sql} RETURNING id`, params);
-      return Number(result.lastId);
-    }
-    return Number((await this.db.execute(sql, params)).lastId);
+    const sql = `INSERT INTO "${table}" (${columns.map((c) => `"${c}"`).join(', ')}) VALUES (${marks(columns.length)})`;
+    return insertReturningId(
+      this.db,
+      fragment(
+        sql,
+        columns.map((c) => values[c] ?? null),
+      ),
+    );
   }
 
   /** A file; `thumbnail` adds a `formats.thumbnail` of that size, named as Strapi names it. */
@@ -298,9 +300,7 @@ export async function seedConformance(db: Queryable, model: ModelSchema): Promis
 
   const AU = 'api::author.author';
   await s.document(AU, 'author-ada', [{ status: 'published', data: { name: 'Ada Lovelace', email: 'ada@example.com', bio: 'First programmer.', avatar: files('img-red') } }]);
-  await s.document(AU, 'author-alan', [
-    { status: 'published', data: { name: 'Alan Turing', email: 'alan@example.com', bio: 'Computability and codebreaking.', avatar: files('img-photo') } },
-  ]);
+  await s.document(AU, 'author-alan', [{ status: 'published', data: { name: 'Alan Turing', email: 'alan@example.com', bio: 'Computability and codebreaking.', avatar: files('img-photo') } }]);
   await s.document(AU, 'author-grace', [{ status: 'published', data: { name: 'Grace Hopper', email: null, bio: null } }]);
 
   for (let i = 1; i <= 30; i++) {
@@ -309,7 +309,13 @@ export async function seedConformance(db: Queryable, model: ModelSchema): Promis
   }
 
   const notes = [
-    { type: 'paragraph', children: [{ type: 'text', text: 'Alpha notes ' }, { type: 'text', text: 'bold', bold: true }] },
+    {
+      type: 'paragraph',
+      children: [
+        { type: 'text', text: 'Alpha notes ' },
+        { type: 'text', text: 'bold', bold: true },
+      ],
+    },
     { type: 'heading', level: 2, children: [{ type: 'text', text: 'Heading' }] },
   ];
   await s.document(PRODUCT, 'product-alpha', [
@@ -562,10 +568,7 @@ export async function seedConformance(db: Queryable, model: ModelSchema): Promis
   ]);
 
   await s.document(P, 'page-home', [
-    ...published(
-      { title: 'Home', slug: 'home', body: 'Welcome home.', sortOrder: 1, theme: 'light', seo: { metaTitle: 'Home', metaDescription: 'Home page' }, category: docs('cat-news') },
-      'en',
-    ),
+    ...published({ title: 'Home', slug: 'home', body: 'Welcome home.', sortOrder: 1, theme: 'light', seo: { metaTitle: 'Home', metaDescription: 'Home page' }, category: docs('cat-news') }, 'en'),
     ...published(
       {
         title: 'Accueil',

@@ -1,5 +1,6 @@
 /** Value formats and SQL building blocks that need no database. */
 import { describe, expect, it } from 'vitest';
+import { dialects } from '../dialect/index.ts';
 import { and, escapeLike, FALSE, fragment, inIds, not, or, quote, TRUE } from './sql.ts';
 import { decoder, encodeFilterValue, formatDate, formatTime, formatTimestamp } from './values.ts';
 
@@ -45,35 +46,35 @@ describe('formatDate and formatTime', () => {
 
 describe('decoders', () => {
   it('turns stored values into API values on each database', () => {
-    expect(decoder('sqlite', 'boolean')!(1)).toBe(true);
-    expect(decoder('sqlite', 'boolean')!(0)).toBe(false);
-    expect(decoder('postgres', 'boolean')!(false)).toBe(false);
-    expect(decoder('sqlite', 'boolean')!(null)).toBeNull();
-    expect(decoder('sqlite', 'biginteger')!(42)).toBe('42');
-    expect(decoder('postgres', 'biginteger')!('-12345678901')).toBe('-12345678901');
-    expect(decoder('postgres', 'decimal')!('19.990000000000000000000000000000')).toBe(19.99);
-    expect(decoder('sqlite', 'decimal')!(0)).toBe(0);
-    expect(decoder('postgres', 'time')!('09:30:00')).toBe('09:30:00.000');
-    expect(decoder('postgres', 'date')!('2024-01-15')).toBe('2024-01-15');
-    expect(decoder('sqlite', 'json')!('{"a":[1,2]}')).toEqual({ a: [1, 2] });
-    expect(decoder('sqlite', 'blocks')!(null)).toBeNull();
+    expect(decoder(dialects.sqlite, 'boolean')!(1)).toBe(true);
+    expect(decoder(dialects.sqlite, 'boolean')!(0)).toBe(false);
+    expect(decoder(dialects.postgres, 'boolean')!(false)).toBe(false);
+    expect(decoder(dialects.sqlite, 'boolean')!(null)).toBeNull();
+    expect(decoder(dialects.sqlite, 'biginteger')!(42)).toBe('42');
+    expect(decoder(dialects.postgres, 'biginteger')!('-12345678901')).toBe('-12345678901');
+    expect(decoder(dialects.postgres, 'decimal')!('19.990000000000000000000000000000')).toBe(19.99);
+    expect(decoder(dialects.sqlite, 'decimal')!(0)).toBe(0);
+    expect(decoder(dialects.postgres, 'time')!('09:30:00')).toBe('09:30:00.000');
+    expect(decoder(dialects.postgres, 'date')!('2024-01-15')).toBe('2024-01-15');
+    expect(decoder(dialects.sqlite, 'json')!('{"a":[1,2]}')).toEqual({ a: [1, 2] });
+    expect(decoder(dialects.sqlite, 'blocks')!(null)).toBeNull();
     // The PostgreSQL driver already parsed JSONB: a JSON string must stay a string.
-    expect(decoder('postgres', 'json')).toBeUndefined();
-    expect(decoder('sqlite', 'string')).toBeUndefined();
+    expect(decoder(dialects.postgres, 'json')).toBeUndefined();
+    expect(decoder(dialects.sqlite, 'string')).toBeUndefined();
   });
 });
 
 describe('encodeFilterValue', () => {
   it('brings filter values to the stored format', () => {
-    expect(encodeFilterValue('sqlite', 'time', '08:00')).toBe('08:00:00.000');
-    expect(encodeFilterValue('postgres', 'time', '08:00:00')).toBe('08:00:00.000');
-    expect(encodeFilterValue('sqlite', 'datetime', '2024-01-15T10:30:00Z')).toBe('2024-01-15T10:30:00.000Z');
-    expect(encodeFilterValue('sqlite', 'datetime', '2024-01-15')).toBe('2024-01-15T00:00:00.000Z');
-    expect(encodeFilterValue('postgres', 'datetime', '2024-01-15T10:30:00Z')).toBe('2024-01-15T10:30:00Z');
-    expect(encodeFilterValue('sqlite', 'date', '2024-01-15T00:00:00.000Z')).toBe('2024-01-15');
-    expect(encodeFilterValue('sqlite', 'biginteger', 100)).toBe('100');
-    expect(encodeFilterValue('sqlite', 'boolean', 'false')).toBe(false);
-    expect(encodeFilterValue('sqlite', 'string', null)).toBeNull();
+    expect(encodeFilterValue(dialects.sqlite, 'time', '08:00')).toBe('08:00:00.000');
+    expect(encodeFilterValue(dialects.postgres, 'time', '08:00:00')).toBe('08:00:00.000');
+    expect(encodeFilterValue(dialects.sqlite, 'datetime', '2024-01-15T10:30:00Z')).toBe('2024-01-15T10:30:00.000Z');
+    expect(encodeFilterValue(dialects.sqlite, 'datetime', '2024-01-15')).toBe('2024-01-15T00:00:00.000Z');
+    expect(encodeFilterValue(dialects.postgres, 'datetime', '2024-01-15T10:30:00Z')).toBe('2024-01-15T10:30:00Z');
+    expect(encodeFilterValue(dialects.sqlite, 'date', '2024-01-15T00:00:00.000Z')).toBe('2024-01-15');
+    expect(encodeFilterValue(dialects.sqlite, 'biginteger', 100)).toBe('100');
+    expect(encodeFilterValue(dialects.sqlite, 'boolean', 'false')).toBe(false);
+    expect(encodeFilterValue(dialects.sqlite, 'string', null)).toBeNull();
   });
 });
 
@@ -94,11 +95,11 @@ describe('sql building blocks', () => {
   });
 
   it('binds an id list as one parameter whatever its length', () => {
-    expect(inIds('sqlite', 'l.id', [1, 2, 3], 'integer')).toEqual({ sql: 'l.id IN (SELECT value FROM json_each(?))', params: ['[1,2,3]'] });
-    expect(inIds('postgres', 'l.id', [1, 2, 3], 'integer')).toEqual({ sql: 'l.id = ANY(CAST(? AS integer[]))', params: ['{1,2,3}'] });
-    expect(inIds('postgres', 'd', ['a', 'b"c', 'd,e\\'], 'text')).toEqual({ sql: 'd = ANY(CAST(? AS text[]))', params: ['{"a","b\\"c","d,e\\\\"}'] });
-    expect(inIds('sqlite', 'l.id', [], 'integer')).toBe(FALSE);
+    expect(inIds(dialects.sqlite, 'l.id', [1, 2, 3], 'integer')).toEqual({ sql: 'l.id IN (SELECT value FROM json_each(?))', params: ['[1,2,3]'] });
+    expect(inIds(dialects.postgres, 'l.id', [1, 2, 3], 'integer')).toEqual({ sql: 'l.id = ANY(CAST(? AS integer[]))', params: ['{1,2,3}'] });
+    expect(inIds(dialects.postgres, 'd', ['a', 'b"c', 'd,e\\'], 'text')).toEqual({ sql: 'd = ANY(CAST(? AS text[]))', params: ['{"a","b\\"c","d,e\\\\"}'] });
+    expect(inIds(dialects.sqlite, 'l.id', [], 'integer')).toBe(FALSE);
     const many = Array.from({ length: 20_000 }, (_, i) => i);
-    expect(inIds('sqlite', 'x', many, 'integer').sql).toBe(inIds('sqlite', 'x', [1], 'integer').sql);
+    expect(inIds(dialects.sqlite, 'x', many, 'integer').sql).toBe(inIds(dialects.sqlite, 'x', [1], 'integer').sql);
   });
 });

@@ -5,107 +5,94 @@
  *
  * Storage, per docs/architecture.md: SQLite keeps timestamps as ISO 8601 strings, dates as
  * `YYYY-MM-DD`, times as `HH:mm:ss.SSS`, JSON as text, booleans as 0/1; PostgreSQL has native
- * types, and its driver hands DATE/TIME/TIMESTAMPTZ/BIGINT/NUMERIC back as strings.
+ * types, and its driver hands DATE/TIME/TIMESTAMPTZ/BIGINT/NUMERIC back as strings; MySQL has
+ * DATETIME(3) in UTC, TINYINT(1) booleans and JSON as text on MariaDB. Which behaviour a type
+ * has is its entry in the contract's SCALAR_TYPES (compare, coerce, serialize).
  */
-import type { Dialect, SqlValue } from '../database.ts';
-import type { FilterScalar } from '../query/types.ts';
+import type { FilterScalar, SqlParam } from '../../contract/operators.ts';
+import { SCALAR_TYPES, type Coercion, type Comparison, type Serialization } from '../../contract/scalar-types.ts';
+import type { Dialect } from '../dialect/types.ts';
 import type { ScalarType } from '../schema.ts';
 import type { ScalarColumn } from './registry.ts';
 import { column } from './sql.ts';
 
-const TEXT_TYPES: ReadonlySet<ScalarType> = new Set(['string', 'text', 'richtext', 'email', 'uid', 'enumeration', 'password']);
-
+/** Whether values of the type are text (compared and sorted as strings). */
 export function isTextType(type: ScalarType): boolean {
-  return TEXT_TYPES.has(type);
+  return SCALAR_TYPES[type].compare === 'text';
 }
 
-function isJsonType(type: ScalarType): boolean {
-  return type === 'json' || type === 'blocks';
+/** Text and JSON compare as their text; the others are cast to text for the text operators. */
+function comparesAsText(comparison: Comparison): boolean {
+  return comparison === 'text' || comparison === 'json';
 }
 
-/**
- * The expression a column is compared and sorted by. Dates on SQLite compare by their first ten
- * characters, so a date stored with a time part still equals its day. JSON compares as its text
- * on both databases (PostgreSQL would otherwise parse every compared value as JSONB and fail on
- * plain strings).
- */
-export function valueExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
-  const expr = column(alias, scalar.column);
-  if (dialect === 'sqlite' && scalar.type === 'date') return `substr(${expr}, 1, 10)`;
-  if (dialect === 'postgres' && isJsonType(scalar.type)) return `CAST(${expr} AS TEXT)`;
-  return expr;
-}
-
-/** The expression for ordering: PostgreSQL text compares byte-wise ("C"), as SQLite's BINARY does. */
+/** The expression for ordering: text compares byte-wise on every database. */
 export function orderExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
-  const expr = valueExpr(dialect, alias, scalar);
-  return dialect === 'postgres' && (isTextType(scalar.type) || isJsonType(scalar.type)) ? `${expr} COLLATE "C"` : expr;
-}
-
-/** The column as text, for the string operators (contains, startsWith, ...) on any type. */
-export function textExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
-  const expr = valueExpr(dialect, alias, scalar);
-  return isTextType(scalar.type) || isJsonType(scalar.type) ? expr : `CAST(${expr} AS TEXT)`;
+  return columnExpressions(dialect, column(alias, scalar.column), scalar.type).ordered;
 }
 
 /** The placeholder of a filter value: bigintegers arrive as digit strings and compare as numbers. */
 export function placeholder(dialect: Dialect, type: ScalarType): string {
-  if (type !== 'biginteger') return '?';
-  return dialect === 'sqlite' ? 'CAST(? AS INTEGER)' : 'CAST(? AS BIGINT)';
+  return SCALAR_TYPES[type].compare === 'biginteger' ? dialect.bigIntegerParameter : '?';
 }
 
+/** What the contract's operators render a condition from: a column (`ref`) of a type on a database. */
+export function columnExpressions(dialect: Dialect, ref: string, type: ScalarType): { readonly expr: string; readonly ordered: string; readonly text: string; readonly placeholder: string } {
+  const comparison = SCALAR_TYPES[type].compare;
+  const expr = comparedValue(dialect, ref, comparison);
+  return {
+    expr,
+    ordered: comparesAsText(comparison) ? dialect.binaryOrder(expr) : expr,
+    text: comparesAsText(comparison) ? expr : dialect.textCast(expr),
+    placeholder: placeholder(dialect, type),
+  };
+}
+
+/** Dates compare by their day and JSON by its text, in each database's spelling. */
+function comparedValue(dialect: Dialect, ref: string, comparison: Comparison): string {
+  if (comparison === 'date') return dialect.dateValue(ref);
+  if (comparison === 'json') return dialect.jsonValue(ref);
+  return ref;
+}
+
+type Bind = (value: string | number | boolean, dialect: Dialect) => SqlParam;
+
+/** Per coercion of the contract, how a coerced filter value is bound: in the stored format of its type. */
+const BINDS: Readonly<Record<Coercion, Bind>> = {
+  text: (value) => value,
+  number: (value) => value,
+  biginteger: (value) => String(value),
+  boolean: (value) => (typeof value === 'string' ? value === 'true' || value === '1' : Boolean(value)),
+  time: (value) => (typeof value === 'string' ? formatTime(value) : value),
+  date: (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}./.test(value) ? value.slice(0, 10) : value),
+  datetime: (value, dialect) => (typeof value === 'string' ? (dialect.encodeTimestamp(value) as SqlParam) : value),
+};
+
 /** A filter value as bound to SQL, in the stored format of its type. */
-export function encodeFilterValue(dialect: Dialect, type: ScalarType, value: FilterScalar): SqlValue {
+export function encodeFilterValue(dialect: Dialect, type: ScalarType, value: FilterScalar): SqlParam {
   if (value === null) return null;
-  switch (type) {
-    case 'biginteger':
-      return String(value);
-    case 'boolean':
-      return typeof value === 'string' ? value === 'true' || value === '1' : Boolean(value);
-    case 'time':
-      return typeof value === 'string' ? formatTime(value) : value;
-    case 'date':
-      return typeof value === 'string' && /^\d{4}-\d{2}-\d{2}./.test(value) ? value.slice(0, 10) : value;
-    case 'datetime':
-    case 'timestamp':
-      // SQLite compares timestamps as text: bring every accepted spelling to the stored one.
-      if (dialect === 'sqlite' && typeof value === 'string') {
-        const date = new Date(value);
-        return Number.isNaN(date.getTime()) ? value : date.toISOString();
-      }
-      return value;
-    default:
-      return value;
-  }
+  return BINDS[SCALAR_TYPES[type].coerce](value, dialect);
 }
 
 /** Turns a column value into its API value; undefined means "as is". */
 export type Decoder = (value: unknown) => unknown;
 
+/** Per serialization of the contract, the decoder of a column value. */
+const DECODERS: Readonly<Record<Serialization, (dialect: Dialect) => Decoder | undefined>> = {
+  asIs: () => undefined,
+  number: () => decodeNumber,
+  biginteger: () => decodeBigInteger,
+  boolean: () => decodeBoolean,
+  date: () => formatDate,
+  time: () => decodeTime,
+  datetime: () => formatTimestamp,
+  // PostgreSQL's driver parses JSONB itself; parsing its result again would turn the JSON string
+  // "1" into the number 1. SQLite and MariaDB hand JSON over as text.
+  json: (dialect) => (dialect.json.readsAsText ? decodeJsonText : undefined),
+};
+
 export function decoder(dialect: Dialect, type: ScalarType): Decoder | undefined {
-  switch (type) {
-    case 'boolean':
-      return decodeBoolean;
-    case 'biginteger':
-      return decodeBigInteger;
-    case 'decimal':
-    case 'float':
-      return decodeNumber;
-    case 'date':
-      return formatDate;
-    case 'time':
-      return decodeTime;
-    case 'datetime':
-    case 'timestamp':
-      return formatTimestamp;
-    case 'json':
-    case 'blocks':
-      // PostgreSQL's driver parses JSONB itself; parsing its result again would turn the JSON
-      // string "1" into the number 1.
-      return dialect === 'sqlite' ? decodeJsonText : undefined;
-    default:
-      return undefined;
-  }
+  return DECODERS[SCALAR_TYPES[type].serialize](dialect);
 }
 
 function decodeBoolean(value: unknown): boolean | null {

@@ -40,10 +40,7 @@ describe.each(clients)('components, dynamic zones and media on %s', (client) => 
     return out;
   };
   const rowId = async (table: string, documentId: string, status: 'draft' | 'published' = 'published'): Promise<number> => {
-    const rows = await ctx.db.query<{ id: number }>(
-      `SELECT id FROM ${table} WHERE document_id = ? AND published_at IS ${status === 'draft' ? '' : 'NOT '}NULL`,
-      [documentId],
-    );
+    const rows = await ctx.db.query<{ id: number }>(`SELECT id FROM ${table} WHERE document_id = ? AND published_at IS ${status === 'draft' ? '' : 'NOT '}NULL`, [documentId]);
     return Number(rows[0]!.id);
   };
   const mediaOf = async (type: string, id: number, field: string): Promise<number[]> =>

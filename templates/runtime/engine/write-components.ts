@@ -9,7 +9,7 @@ import type { ComponentSchema, ModelSchema } from '../schema.ts';
 import type { ColumnValue } from './body-scalars.ts';
 import { deleteFieldMedia, deleteMediaOf } from './write-media.ts';
 import { componentOf, type Schema } from './write-schema.ts';
-import { inChunks, insertRow, marks, q } from './write-sql.ts';
+import { deleteRows, fragment, inIds, insertRow, joinFragments, quote } from './sql.ts';
 
 export interface Parent {
   readonly uid: string;
@@ -26,15 +26,17 @@ export async function insertComponentRow(db: Queryable, component: ComponentSche
 
 /** Ids of the component rows that hold `field` of these owners, in position order. */
 export async function componentRowIds(db: Queryable, component: ComponentSchema, ownerUid: string, ownerIds: readonly number[], field: string): Promise<number[]> {
-  const ids: number[] = [];
-  await inChunks(ownerIds, async (chunk) => {
-    const rows = await db.query<{ id: number | string }>(
-      `SELECT id FROM ${q(component.table)} WHERE entity_type = ? AND entity_field = ? AND entity_id IN (${marks(chunk.length)}) ORDER BY entity_id, entity_ord, id`,
-      [ownerUid, field, ...chunk],
-    );
-    ids.push(...rows.map((r) => Number(r.id)));
-  });
-  return ids;
+  if (ownerIds.length === 0) return [];
+  const select = joinFragments(
+    [
+      fragment(`SELECT id FROM ${quote(component.table)} WHERE entity_type = ? AND entity_field = ? AND `, [ownerUid, field]),
+      inIds(db.dialect, 'entity_id', ownerIds, 'integer'),
+      fragment(' ORDER BY entity_id, entity_ord, id'),
+    ],
+    '',
+  );
+  const rows = await db.query<{ id: number | string }>(select.sql, select.params);
+  return rows.map((r) => Number(r.id));
 }
 
 /**
@@ -63,7 +65,5 @@ async function deleteComponents(db: Queryable, model: ModelSchema, component: Co
 export async function deleteComponentRows(db: Queryable, model: ModelSchema, component: ComponentSchema, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await deleteOwnedValues(db, model, component, ids);
-  await inChunks(ids, async (chunk) => {
-    await db.execute(`DELETE FROM ${q(component.table)} WHERE id IN (${marks(chunk.length)})`, chunk);
-  });
+  await deleteRows(db, quote(component.table), ids);
 }

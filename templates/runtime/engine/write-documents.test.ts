@@ -11,7 +11,13 @@ import type { WriteEngine, WriteOptions } from './types.ts';
 import { createWriteEngine } from './write.ts';
 import { modelTables, owningRelations } from './write-schema.ts';
 
-const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] };
+const i18n = {
+  defaultLocale: 'en',
+  locales: [
+    { code: 'en', name: 'English (en)' },
+    { code: 'fr', name: 'French (fr)' },
+  ],
+};
 const published: WriteOptions = { status: 'published' };
 const draft: WriteOptions = { status: 'draft' };
 const fr = (status: 'draft' | 'published'): WriteOptions => ({ status, locale: 'fr' });
@@ -56,10 +62,7 @@ async function orphans(db: Database, model: ModelSchema): Promise<string[]> {
   }
   for (const { field } of owningRelations(model)) {
     const target = model.contentTypes[field.target]!;
-    await check(
-      `${field.linkTable} to a missing ${target.uid}`,
-      `SELECT l.id FROM ${field.linkTable} l WHERE NOT EXISTS (SELECT 1 FROM ${target.table} t WHERE t.document_id = l.target_document_id)`,
-    );
+    await check(`${field.linkTable} to a missing ${target.uid}`, `SELECT l.id FROM ${field.linkTable} l WHERE NOT EXISTS (SELECT 1 FROM ${target.table} t WHERE t.document_id = l.target_document_id)`);
   }
   return found;
 }
@@ -70,7 +73,15 @@ describe.each(clients)('documents and versions on %s', (client) => {
   let tick = 0;
   /** A clock that moves one second per write, so timestamps tell writes apart. */
   const clock = (): Date => new Date(Date.UTC(2026, 0, 1, 0, 0, tick++));
-  const iso = (value: unknown): string => (value instanceof Date ? value : new Date(String(value).replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00'))).toISOString();
+  const iso = (value: unknown): string =>
+    (value instanceof Date
+      ? value
+      : new Date(
+          String(value)
+            .replace(' ', 'T')
+            .replace(/([+-]\d\d)$/, '$1:00'),
+        )
+    ).toISOString();
   let image = 0;
   let tag = '';
 
@@ -115,7 +126,10 @@ describe.each(clients)('documents and versions on %s', (client) => {
     cover: image,
     tags: [tag],
     seo: { metaTitle: 'm', metaDescription: 'd', shareImage: image, metaSocial: [{ socialNetwork: 'Twitter', title: 'tw' }] },
-    blocks: [{ __component: 'shared.slider', files: [image] }, { __component: 'shared.quote', title: 'q' }],
+    blocks: [
+      { __component: 'shared.slider', files: [image] },
+      { __component: 'shared.quote', title: 'q' },
+    ],
   });
 
   describe('draft & publish', () => {
@@ -127,7 +141,10 @@ describe.each(clients)('documents and versions on %s', (client) => {
       expect(p!.id).toBeGreaterThan(d!.id);
       expect(p!.createdAt).toBe(d!.createdAt);
       expect(p!.publishedAt).toBe(p!.updatedAt);
-      const seo = await ctx.db.query<{ id: number; entity_id: number }>("SELECT id, entity_id FROM components_shared_seos WHERE entity_type = 'api::article.article' AND entity_id IN (?, ?) ORDER BY entity_id", [d!.id, p!.id]);
+      const seo = await ctx.db.query<{ id: number; entity_id: number }>(
+        "SELECT id, entity_id FROM components_shared_seos WHERE entity_type = 'api::article.article' AND entity_id IN (?, ?) ORDER BY entity_id",
+        [d!.id, p!.id],
+      );
       expect(seo.map((s) => Number(s.entity_id))).toEqual([d!.id, p!.id]);
       expect(seo[0]!.id).not.toBe(seo[1]!.id);
       for (const s of seo) {

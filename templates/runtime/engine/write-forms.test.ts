@@ -10,7 +10,13 @@ import { clients, openExampleDatabase, type ExampleDatabase } from '../../../tes
 import type { WriteEngine, WriteOptions } from './types.ts';
 import { createWriteEngine } from './write.ts';
 
-const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] };
+const i18n = {
+  defaultLocale: 'en',
+  locales: [
+    { code: 'en', name: 'English (en)' },
+    { code: 'fr', name: 'French (fr)' },
+  ],
+};
 const published: WriteOptions = { status: 'published' };
 const draft: WriteOptions = { status: 'draft' };
 const A = 'api::article.article';
@@ -56,17 +62,11 @@ describe.each(clients)('write forms on %s', (client) => {
     return Number(rows[0]!.id);
   }
   async function articleTags(documentId: string): Promise<string[]> {
-    const rows = await ctx.db.query<{ target_document_id: string }>('SELECT target_document_id FROM articles_tags_lnk WHERE entity_id = ? ORDER BY ord, id', [
-      await draftRow('articles', documentId),
-    ]);
+    const rows = await ctx.db.query<{ target_document_id: string }>('SELECT target_document_id FROM articles_tags_lnk WHERE entity_id = ? ORDER BY ord, id', [await draftRow('articles', documentId)]);
     return rows.map((r) => name(r.target_document_id));
   }
   async function mediaOf(type: string, id: number, field: string): Promise<number[]> {
-    const rows = await ctx.db.query<{ file_id: number }>('SELECT file_id FROM files_related_mph WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id', [
-      type,
-      id,
-      field,
-    ]);
+    const rows = await ctx.db.query<{ file_id: number }>('SELECT file_id FROM files_related_mph WHERE related_type = ? AND related_id = ? AND field = ? ORDER BY ord, id', [type, id, field]);
     return rows.map((r) => files.indexOf(Number(r.file_id)));
   }
 
@@ -174,9 +174,9 @@ describe.each(clients)('write forms on %s', (client) => {
       await engine.update(A, documentId, { tags: { ...positioned, options: { strict: false } } }, draft);
       expect(await articleTags(documentId)).toEqual(['t0', 't1']);
       // The anchor must still exist: a documentId that names nothing is "not found" in any mode.
-      expect(
-        await rejection(engine.update(A, documentId, { tags: { options: { strict: false }, connect: [{ documentId: tags[3], position: { before: 'ghost' } }] } }, draft)),
-      ).toMatchObject({ message: 'Document with id "ghost", locale "null" not found' });
+      expect(await rejection(engine.update(A, documentId, { tags: { options: { strict: false }, connect: [{ documentId: tags[3], position: { before: 'ghost' } }] } }, draft))).toMatchObject({
+        message: 'Document with id "ghost", locale "null" not found',
+      });
       expect(await rejection(engine.update(A, documentId, { tags: { options: { strict: 'no' }, connect: [tags[3]] } }, draft))).toMatchObject({ status: 400 });
     });
 
@@ -196,11 +196,35 @@ describe.each(clients)('write forms on %s', (client) => {
         draft,
       );
       expect(await articleTags(documentId)).toEqual(['t1', 't0', 't2']);
-      await engine.update(A, documentId, { tags: { connect: [{ documentId: tags[0], position: { before: tags[1] } }, { documentId: tags[3], position: { end: true } }] } }, draft);
+      await engine.update(
+        A,
+        documentId,
+        {
+          tags: {
+            connect: [
+              { documentId: tags[0], position: { before: tags[1] } },
+              { documentId: tags[3], position: { end: true } },
+            ],
+          },
+        },
+        draft,
+      );
       expect(await articleTags(documentId)).toEqual(['t0', 't1', 't2', 't3']);
       expect(
         await rejection(
-          engine.update(A, documentId, { tags: { connect: [{ documentId: tags[0], position: { end: true } }, { documentId: tags[0], position: { start: true } }] } }, draft),
+          engine.update(
+            A,
+            documentId,
+            {
+              tags: {
+                connect: [
+                  { documentId: tags[0], position: { end: true } },
+                  { documentId: tags[0], position: { start: true } },
+                ],
+              },
+            },
+            draft,
+          ),
         ),
       ).toMatchObject({ status: 400, name: 'ValidationError' });
     });
@@ -314,10 +338,7 @@ describe.each(clients)('write forms on %s', (client) => {
       const { documentId: other } = await engine.create(A, { title: 'Other', blocks: [{ __component: 'shared.quote', title: 'q' }] }, draft);
       const { documentId } = await engine.create(A, { title: 'Mine', blocks: [{ __component: 'shared.quote', title: 'mine' }] }, draft);
       const quoteOf = async (doc: string): Promise<number> =>
-        Number(
-          (await ctx.db.query<{ id: number }>("SELECT id FROM components_shared_quotes WHERE entity_type = 'api::article.article' AND entity_id = ?", [await draftRow('articles', doc)]))[0]!
-            .id,
-        );
+        Number((await ctx.db.query<{ id: number }>("SELECT id FROM components_shared_quotes WHERE entity_type = 'api::article.article' AND entity_id = ?", [await draftRow('articles', doc)]))[0]!.id);
       const mine = await quoteOf(documentId);
       expect(await rejection(engine.update(A, documentId, { blocks: [{ __component: 'shared.quote', id: await quoteOf(other) }] }, draft))).toMatchObject({
         name: 'ApplicationError',

@@ -5,9 +5,9 @@
  */
 import type { Queryable } from '../database.ts';
 import { FILE_LINK_TABLE, uploadFileSchema } from '../upload/file-schema.ts';
-import { inChunks, keyShare, marks, q } from './write-sql.ts';
+import { deleteRows, fragment, inIds, joinFragments, keyShare, quote } from './sql.ts';
 
-const T = q(FILE_LINK_TABLE);
+const T = quote(FILE_LINK_TABLE);
 
 export async function replaceMedia(db: Queryable, ownerUid: string, ownerId: number, field: string, fileIds: readonly number[], fresh: boolean): Promise<void> {
   if (!fresh) await db.execute(`DELETE FROM ${T} WHERE related_type = ? AND related_id = ? AND field = ?`, [ownerUid, ownerId, field]);
@@ -30,7 +30,7 @@ export async function patchMedia(db: Queryable, ownerUid: string, ownerId: numbe
   ]);
   const removed = new Set([...disconnect, ...connect]);
   const gone = rows.filter((r) => removed.has(Number(r.file_id))).map((r) => Number(r.id));
-  if (gone.length > 0) await db.execute(`DELETE FROM ${T} WHERE id IN (${marks(gone.length)})`, gone);
+  if (gone.length > 0) await deleteRows(db, T, gone);
   const kept = rows.filter((r) => !removed.has(Number(r.file_id)));
   for (const [index, row] of kept.entries()) await db.execute(`UPDATE ${T} SET ord = ? WHERE id = ?`, [index + 1, Number(row.id)]);
   for (const [index, fileId] of connect.entries()) {
@@ -40,21 +40,21 @@ export async function patchMedia(db: Queryable, ownerUid: string, ownerId: numbe
 
 /** Removes every media link of these owner rows. */
 export async function deleteMediaOf(db: Queryable, ownerUid: string, ownerIds: readonly number[]): Promise<void> {
-  await inChunks(ownerIds, async (ids) => {
-    await db.execute(`DELETE FROM ${T} WHERE related_type = ? AND related_id IN (${marks(ids.length)})`, [ownerUid, ...ids]);
-  });
+  if (ownerIds.length === 0) return;
+  const remove = joinFragments([fragment(`DELETE FROM ${T} WHERE related_type = ? AND `, [ownerUid]), inIds(db.dialect, 'related_id', ownerIds, 'integer')], '');
+  await db.execute(remove.sql, remove.params);
 }
 
 /**
  * Gives `toId` the files `fromId` has in `field`, in the same order. The files are locked against
- * deletion (write-sql.ts keyShare); one deleted meanwhile is not copied, instead of failing the
+ * deletion (sql.ts keyShare); one deleted meanwhile is not copied, instead of failing the
  * file's foreign key.
  */
 export async function copyMedia(db: Queryable, ownerUid: string, fromId: number, toId: number, field: string): Promise<void> {
   await db.execute(
     `INSERT INTO ${T} (file_id, related_type, related_id, field, ord)
      SELECT m.file_id, m.related_type, ?, m.field, m.ord FROM ${T} m
-     WHERE m.related_type = ? AND m.related_id = ? AND m.field = ? AND EXISTS (SELECT 1 FROM ${q(uploadFileSchema.table)} f WHERE f.id = m.file_id${keyShare(db)})
+     WHERE m.related_type = ? AND m.related_id = ? AND m.field = ? AND EXISTS (SELECT 1 FROM ${quote(uploadFileSchema.table)} f WHERE f.id = m.file_id${keyShare(db)})
      ORDER BY m.ord, m.id`,
     [toId, ownerUid, fromId, field],
   );

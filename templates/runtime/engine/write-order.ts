@@ -53,9 +53,7 @@ function connectOrder(connect: readonly Placement[], initial: readonly string[],
     if (done.has(ref.documentId)) return;
     const anchor = anchorOf(ref.position);
     if (anchor !== undefined && branch.has(anchor)) {
-      throw new ValidationError(
-        'A circular reference was found in the connect array. One relation is trying to connect before/after another one that is trying to connect before/after it',
-      );
+      throw new ValidationError('A circular reference was found in the connect array. One relation is trying to connect before/after another one that is trying to connect before/after it');
     }
     done.add(ref.documentId);
     if (anchor !== undefined && !present.has(anchor)) {

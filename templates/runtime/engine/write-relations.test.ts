@@ -9,7 +9,13 @@ import { ValidationError } from '../errors.ts';
 import type { WriteEngine, WriteOptions } from './types.ts';
 import { createWriteEngine } from './write.ts';
 
-const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] };
+const i18n = {
+  defaultLocale: 'en',
+  locales: [
+    { code: 'en', name: 'English (en)' },
+    { code: 'fr', name: 'French (fr)' },
+  ],
+};
 const published: WriteOptions = { status: 'published' };
 const draft: WriteOptions = { status: 'draft' };
 const A = 'api::article.article';
@@ -132,7 +138,19 @@ describe.each(clients)('relations on %s', (client) => {
       await engine.update(A, documentId, { tags: { connect: [{ documentId: tags[5], position: { after: tags[3] } }] } }, draft);
       expect(await tagNames(row)).toEqual(['t3', 't5', 't0', 't4', 't1', 't2']);
       // Connecting a connected document moves it.
-      await engine.update(A, documentId, { tags: { connect: [{ documentId: tags[2], position: { start: true } }, { documentId: tags[3], position: { end: true } }] } }, draft);
+      await engine.update(
+        A,
+        documentId,
+        {
+          tags: {
+            connect: [
+              { documentId: tags[2], position: { start: true } },
+              { documentId: tags[3], position: { end: true } },
+            ],
+          },
+        },
+        draft,
+      );
       expect(await tagNames(row)).toEqual(['t2', 't5', 't0', 't4', 't1', 't3']);
       await engine.update(A, documentId, { tags: { disconnect: [tags[5], { documentId: tags[0] }], connect: [] } }, draft);
       expect(await tagNames(row)).toEqual(['t2', 't4', 't1', 't3']);

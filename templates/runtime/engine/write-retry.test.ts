@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
 import type { Database, Queryable } from '../database.ts';
 import { createWriteEngine } from './write.ts';
-import { isRetryable } from './write-sql.ts';
+import { dialects } from '../dialect/index.ts';
 
 const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] };
 const T = 'api::tag.tag';
@@ -32,12 +32,22 @@ function failing(db: Database, failures: number, error: () => Error): { db: Data
   return { db: wrapped, attempts: () => attempts };
 }
 
-const coded = (code: string): (() => Error) => () => Object.assign(new Error(`simulated ${code}`), { code });
+const coded =
+  (code: string): (() => Error) =>
+  () =>
+    Object.assign(new Error(`simulated ${code}`), { code });
 
-describe('isRetryable', () => {
-  it('knows deadlocks, serialisation failures and SQLite busy timeouts, nothing else', () => {
-    for (const code of ['40P01', '40001', 'SQLITE_BUSY']) expect(isRetryable(coded(code)())).toBe(true);
-    for (const error of [coded('23505')(), coded('23503')(), new Error('x'), null, 'x']) expect(isRetryable(error)).toBe(false);
+/** The error codes that mean "lost a race" on each database. */
+const lostRace = { sqlite: ['SQLITE_BUSY'], postgres: ['40P01', '40001'], mysql: ['ER_LOCK_DEADLOCK', 'ER_LOCK_WAIT_TIMEOUT'] } as const;
+
+describe('Dialect.isRetryable', () => {
+  it.each(clients)('on %s knows its deadlocks, serialisation failures and busy timeouts, nothing else', (client) => {
+    const { isRetryable } = dialects[client];
+    for (const code of lostRace[client]) expect(isRetryable(coded(code)())).toBe(true);
+    const others = Object.values(lostRace)
+      .flat()
+      .filter((code) => !(lostRace[client] as readonly string[]).includes(code));
+    for (const error of [coded('23505')(), coded('23503')(), ...others.map((code) => coded(code)()), new Error('x'), null, 'x']) expect(isRetryable(error)).toBe(false);
   });
 });
 
@@ -51,7 +61,7 @@ describe.each(clients)('retried writes on %s', (client) => {
   const tagCount = async (name: string): Promise<number> => Number((await ctx.db.query<{ n: number }>('SELECT COUNT(*) AS n FROM tags WHERE name = ?', [name]))[0]!.n);
 
   it('runs a write that lost a lock race again, leaving one document', async () => {
-    const flaky = failing(ctx.db, 2, coded(client === 'postgres' ? '40P01' : 'SQLITE_BUSY'));
+    const flaky = failing(ctx.db, 2, coded(lostRace[client][0]));
     const engine = createWriteEngine({ db: flaky.db, model: ctx.model, i18n });
     const { documentId } = await engine.create(T, { name: 'retried' }, { status: 'published' });
     expect(flaky.attempts()).toBe(3);
@@ -60,8 +70,9 @@ describe.each(clients)('retried writes on %s', (client) => {
   });
 
   it('gives up after five attempts, and does not retry other errors', async () => {
-    const always = failing(ctx.db, 99, coded('40001'));
-    await expect(createWriteEngine({ db: always.db, model: ctx.model, i18n }).create(T, { name: 'never' }, { status: 'published' })).rejects.toMatchObject({ code: '40001' });
+    const code = lostRace[client][0];
+    const always = failing(ctx.db, 99, coded(code));
+    await expect(createWriteEngine({ db: always.db, model: ctx.model, i18n }).create(T, { name: 'never' }, { status: 'published' })).rejects.toMatchObject({ code });
     expect(always.attempts()).toBe(5);
     const other = failing(ctx.db, 1, coded('23505'));
     await expect(createWriteEngine({ db: other.db, model: ctx.model, i18n }).create(T, { name: 'once' }, { status: 'published' })).rejects.toMatchObject({ code: '23505' });

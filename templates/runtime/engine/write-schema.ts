@@ -40,7 +40,13 @@ export function owningRelations(model: ModelSchema): { readonly owner: Schema; r
 
 /** Link tables whose `target_document_id` holds documents of `uid`. */
 export function linkTablesTargeting(model: ModelSchema, uid: string): string[] {
-  return [...new Set(owningRelations(model).filter((r) => r.field.target === uid).map((r) => r.field.linkTable))];
+  return [
+    ...new Set(
+      owningRelations(model)
+        .filter((r) => r.field.target === uid)
+        .map((r) => r.field.linkTable),
+    ),
+  ];
 }
 
 /** Every table the model's data lives in: types, components, link tables, files and their links. */

@@ -9,7 +9,13 @@ import type { WriteEngine, WriteOptions } from './types.ts';
 import { createWriteEngine } from './write.ts';
 import { modelTables } from './write-schema.ts';
 
-const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] };
+const i18n = {
+  defaultLocale: 'en',
+  locales: [
+    { code: 'en', name: 'English (en)' },
+    { code: 'fr', name: 'French (fr)' },
+  ],
+};
 const published: WriteOptions = { status: 'published' };
 const draft: WriteOptions = { status: 'draft' };
 
@@ -88,7 +94,13 @@ describe.each(clients)('the conformance seed on %s', (client) => {
       summary: 'The first widget.\nTwo lines.',
       details: '# Alpha\n\n**Bold** markdown with a [link](https://example.com).',
       notes: [
-        { type: 'paragraph', children: [{ type: 'text', text: 'Alpha notes ' }, { type: 'text', text: 'bold', bold: true }] },
+        {
+          type: 'paragraph',
+          children: [
+            { type: 'text', text: 'Alpha notes ' },
+            { type: 'text', text: 'bold', bold: true },
+          ],
+        },
         { type: 'heading', level: 2, children: [{ type: 'text', text: 'Heading' }] },
       ],
       contactEmail: 'alpha@example.com',
@@ -319,16 +331,16 @@ describe.each(clients)('the conformance seed on %s', (client) => {
       { status: 'published', locale: 'fr' },
     );
     await create('page-contact', PG, { title: 'Contact', slug: 'contact', body: 'Write to us.', sortOrder: 2, theme: 'dark' });
-    await update(
-      'page-contact',
+    await update('page-contact', PG, { title: 'Contactez-nous', slug: 'contactez-nous', body: 'Écrivez-nous.', sortOrder: 2, theme: 'dark' }, { status: 'draft', locale: 'fr' });
+    await create(
+      'page-legal',
       PG,
-      { title: 'Contactez-nous', slug: 'contactez-nous', body: 'Écrivez-nous.', sortOrder: 2, theme: 'dark' },
-      { status: 'draft', locale: 'fr' },
+      { title: 'Mentions légales', slug: 'mentions-legales', body: 'Texte légal.', sortOrder: 3, theme: 'light' },
+      {
+        status: 'published',
+        locale: 'fr',
+      },
     );
-    await create('page-legal', PG, { title: 'Mentions légales', slug: 'mentions-legales', body: 'Texte légal.', sortOrder: 3, theme: 'light' }, {
-      status: 'published',
-      locale: 'fr',
-    });
     await create('page-upcoming', PG, { title: 'Upcoming', slug: 'upcoming', body: 'Soon.', sortOrder: 4 }, draft);
 
     const N = 'api::internal-note.internal-note';
@@ -372,37 +384,22 @@ describe.each(clients)('the conformance seed on %s', (client) => {
     const versions = await ctx.db.query<{ id: number }>('SELECT id FROM articles WHERE document_id = ? ORDER BY id', [doc('article-hello')]);
     expect(versions).toHaveLength(2);
     for (const { id } of versions) {
-      const tags = await ctx.db.query<{ target_document_id: string; ord: number }>(
-        'SELECT target_document_id, ord FROM articles_tags_lnk WHERE entity_id = ? ORDER BY ord',
-        [id],
-      );
+      const tags = await ctx.db.query<{ target_document_id: string; ord: number }>('SELECT target_document_id, ord FROM articles_tags_lnk WHERE entity_id = ? ORDER BY ord', [id]);
       expect(tags.map((t) => t.target_document_id)).toEqual([doc('tag-01'), doc('tag-02'), doc('tag-03')]);
       const seo = await ctx.db.query<{ id: number }>("SELECT id FROM components_shared_seos WHERE entity_type = 'api::article.article' AND entity_id = ?", [id]);
       expect(seo).toHaveLength(1);
-      const socials = await ctx.db.query<{ title: string }>(
-        "SELECT title FROM components_shared_meta_socials WHERE entity_type = 'shared.seo' AND entity_id = ? ORDER BY entity_ord",
-        [seo[0]!.id],
-      );
+      const socials = await ctx.db.query<{ title: string }>("SELECT title FROM components_shared_meta_socials WHERE entity_type = 'shared.seo' AND entity_id = ? ORDER BY entity_ord", [seo[0]!.id]);
       expect(socials.map((s) => s.title)).toEqual(['Hello on Facebook', 'Hello on Twitter']);
-      const cover = await ctx.db.query<{ file_id: number }>(
-        "SELECT file_id FROM files_related_mph WHERE related_type = 'api::article.article' AND related_id = ? AND field = 'cover'",
-        [id],
-      );
+      const cover = await ctx.db.query<{ file_id: number }>("SELECT file_id FROM files_related_mph WHERE related_type = 'api::article.article' AND related_id = ? AND field = 'cover'", [id]);
       expect(cover.map((c) => Number(c.file_id))).toEqual([file('img-large')]);
       const slider = await ctx.db.query<{ id: number }>("SELECT id FROM components_shared_sliders WHERE entity_type = 'api::article.article' AND entity_id = ?", [id]);
-      const files = await ctx.db.query<{ file_id: number }>(
-        "SELECT file_id FROM files_related_mph WHERE related_type = 'shared.slider' AND related_id = ? ORDER BY ord",
-        [slider[0]!.id],
-      );
+      const files = await ctx.db.query<{ file_id: number }>("SELECT file_id FROM files_related_mph WHERE related_type = 'shared.slider' AND related_id = ? ORDER BY ord", [slider[0]!.id]);
       expect(files.map((f) => Number(f.file_id))).toEqual([file('img-green'), file('img-blue')]);
-      const card = await ctx.db.query<{ id: number; entity_ord: number }>(
-        "SELECT id, entity_ord FROM components_shared_article_cards WHERE entity_type = 'api::article.article' AND entity_id = ?",
-        [id],
-      );
-      expect(Number(card[0]!.entity_ord)).toBe(4);
-      const link = await ctx.db.query<{ target_document_id: string }>('SELECT target_document_id FROM components_shared_article_cards_article_lnk WHERE entity_id = ?', [
-        card[0]!.id,
+      const card = await ctx.db.query<{ id: number; entity_ord: number }>("SELECT id, entity_ord FROM components_shared_article_cards WHERE entity_type = 'api::article.article' AND entity_id = ?", [
+        id,
       ]);
+      expect(Number(card[0]!.entity_ord)).toBe(4);
+      const link = await ctx.db.query<{ target_document_id: string }>('SELECT target_document_id FROM components_shared_article_cards_article_lnk WHERE entity_id = ?', [card[0]!.id]);
       expect(link.map((l) => l.target_document_id)).toEqual([doc('article-second')]);
     }
   });
@@ -430,20 +427,16 @@ describe.each(clients)('the conformance seed on %s', (client) => {
     expect(units.map((u) => u.unit)).toEqual(['cm', 'in']);
     // product-beta gave no unit: the default applies inside components too.
     const beta = await ctx.db.query<{ unit: string }>(
-      "SELECT d.unit FROM components_product_dimensions d JOIN components_product_variants v ON v.id = d.entity_id JOIN products p ON p.id = v.entity_id WHERE p.document_id = ?",
+      'SELECT d.unit FROM components_product_dimensions d JOIN components_product_variants v ON v.id = d.entity_id JOIN products p ON p.id = v.entity_id WHERE p.document_id = ?',
       [doc('product-beta')],
     );
     expect(beta.map((u) => u.unit)).toEqual(['cm']);
-    const related = await ctx.db.query<{ target_document_id: string }>('SELECT target_document_id FROM products_related_products_lnk WHERE entity_id = ? ORDER BY ord', [
-      row!.id as number,
-    ]);
+    const related = await ctx.db.query<{ target_document_id: string }>('SELECT target_document_id FROM products_related_products_lnk WHERE entity_id = ? ORDER BY ord', [row!.id as number]);
     expect(related.map((r) => r.target_document_id)).toEqual([doc('product-beta'), doc('product-gamma')]);
   });
 
   it('keeps the non-localized attributes of page versions in sync', async () => {
-    const rows = await ctx.db.query<{ locale: string; sort_order: number; theme: string }>('SELECT locale, sort_order, theme FROM pages WHERE document_id = ?', [
-      doc('page-contact'),
-    ]);
+    const rows = await ctx.db.query<{ locale: string; sort_order: number; theme: string }>('SELECT locale, sort_order, theme FROM pages WHERE document_id = ?', [doc('page-contact')]);
     expect(new Set(rows.map((r) => `${Number(r.sort_order)}:${r.theme}`))).toEqual(new Set(['2:dark']));
   });
 
@@ -451,11 +444,7 @@ describe.each(clients)('the conformance seed on %s', (client) => {
     for (const table of modelTables(ctx.model)) expect(await count(ctx.db, `SELECT * FROM ${table}`)).toBeGreaterThanOrEqual(0);
     for (const component of Object.values(ctx.model.components)) {
       for (const owner of [...Object.values(ctx.model.contentTypes), ...Object.values(ctx.model.components)]) {
-        const orphans = await count(
-          ctx.db,
-          `SELECT c.id FROM ${component.table} c WHERE c.entity_type = ? AND NOT EXISTS (SELECT 1 FROM ${owner.table} o WHERE o.id = c.entity_id)`,
-          [owner.uid],
-        );
+        const orphans = await count(ctx.db, `SELECT c.id FROM ${component.table} c WHERE c.entity_type = ? AND NOT EXISTS (SELECT 1 FROM ${owner.table} o WHERE o.id = c.entity_id)`, [owner.uid]);
         expect(orphans).toBe(0);
       }
     }

@@ -9,10 +9,12 @@ import { withDefaults } from './pipeline.ts';
 
 /** A document service that records its calls and answers with their arguments. */
 function recordingService(calls: unknown[][]): DocumentService {
-  const record = (name: string) => async (...args: unknown[]) => {
-    calls.push([name, ...args]);
-    return { name, args };
-  };
+  const record =
+    (name: string) =>
+    async (...args: unknown[]) => {
+      calls.push([name, ...args]);
+      return { name, args };
+    };
   return Object.fromEntries(['findMany', 'findOne', 'findSingle', 'create', 'update', 'putSingle', 'delete', 'deleteSingle'].map((n) => [n, record(n)])) as unknown as DocumentService;
 }
 
@@ -45,7 +47,7 @@ describe('withDocumentMiddlewares', () => {
 });
 
 describe('withDefaults', () => {
-  it("fills only the keys the request leaves out, with copies of the defaults", () => {
+  it('fills only the keys the request leaves out, with copies of the defaults', () => {
     const defaults = { populate: { cover: true }, sort: 'title:asc' };
     const merged = withDefaults({ sort: 'id:desc' }, defaults);
     expect(merged).toEqual({ sort: 'id:desc', populate: { cover: true } });

@@ -9,7 +9,7 @@ import { authorize } from '../access.ts';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { parseQueryString } from '../query/params.ts';
 import type { RestContext } from '../rest/context.ts';
-import { coreActions, search } from '../rest/routes.ts';
+import { coreActions, search } from '../rest/core-actions.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { sendJson } from '../send.ts';
 import type { Action, BootstrapApp, ContentTypeExtension, CoreActionName, CoreActions, DefaultQuery, Extensions, RouteConfig, RouteContext } from './types.ts';
@@ -36,7 +36,10 @@ export function routeHandlers(schema: ContentTypeSchema, context: RestContext): 
   const extension = extensionOf(context, schema.uid);
   const actions = controllerActions(schema, context);
   return Object.fromEntries(
-    coreActionNames.map((name) => [name, handler(context, { uid: schema.uid, action: name, run: actions[name] ?? missing, config: extension?.config?.[name], defaultQuery: extension?.defaultQuery, auth: true })]),
+    coreActionNames.map((name) => [
+      name,
+      handler(context, { uid: schema.uid, action: name, run: actions[name] ?? missing, config: extension?.config?.[name], defaultQuery: extension?.defaultQuery, auth: true }),
+    ]),
   ) as Record<CoreActionName, RequestHandler>;
 }
 

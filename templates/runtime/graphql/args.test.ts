@@ -15,7 +15,13 @@ import { argsContext, model, target } from './test-plan.ts';
 const article = target('api::article.article');
 const product = target('api::product.product');
 const page = target('api::page.page');
-const i18n = { defaultLocale: 'en', locales: [{ code: 'en', name: 'English' }, { code: 'fr', name: 'French' }] };
+const i18n = {
+  defaultLocale: 'en',
+  locales: [
+    { code: 'en', name: 'English' },
+    { code: 'fr', name: 'French' },
+  ],
+};
 
 function errorOf(run: () => unknown): HttpError {
   try {
@@ -132,9 +138,7 @@ describe('sort', () => {
   });
 
   it('keys list arguments by filters and sort only, whatever the order of keys', () => {
-    expect(listArgsKey({ filters: { a: { eq: 1 }, b: { eq: 2 } }, sort: 'x', pagination: { limit: 1 } })).toBe(
-      listArgsKey({ filters: { b: { eq: 2 }, a: { eq: 1 } }, sort: ['x'], pagination: {} }),
-    );
+    expect(listArgsKey({ filters: { a: { eq: 1 }, b: { eq: 2 } }, sort: 'x', pagination: { limit: 1 } })).toBe(listArgsKey({ filters: { b: { eq: 2 }, a: { eq: 1 } }, sort: ['x'], pagination: {} }));
     expect(listArgsKey({})).toBe(listArgsKey({ filters: null, sort: [] }));
   });
 });
@@ -161,6 +165,18 @@ describe('pagination', () => {
     expect(window({ page: 2 })).toEqual({ start: 10, limit: 10 });
     expect(window({ page: 0, pageSize: 0 })).toEqual({ start: 0, limit: 1 });
     expect(window({ page: 2, pageSize: 100 })).toEqual({ start: 20, limit: 20 });
+  });
+
+  it('caps every size at amountLimit as at maxLimit, the smaller of the two applying, defaults included', () => {
+    const amount = (input: unknown, maxLimit: number | null, amountLimit: number | null) => paginationWindow(input, { defaultLimit: 10, maxLimit, amountLimit });
+    expect(amount({ limit: 50 }, null, 3)).toEqual({ start: 0, limit: 3 });
+    expect(amount({ limit: -1, start: 2 }, null, 3)).toEqual({ start: 2, limit: 3 });
+    expect(amount({}, null, 3)).toEqual({ start: 0, limit: 3 });
+    expect(amount({ page: 2, pageSize: 50 }, null, 3)).toEqual({ start: 3, limit: 3 });
+    expect(amount({ limit: 50 }, 5, 3)).toEqual({ start: 0, limit: 3 });
+    expect(amount({ limit: 50 }, 2, 3)).toEqual({ start: 0, limit: 2 });
+    expect(amount({ limit: 2 }, null, 3)).toEqual({ start: 0, limit: 2 });
+    expect(amount({ limit: -1 }, null, null)).toEqual({ start: 0, limit: -1 });
   });
 
   it('refuses mixing both styles with a PaginationError', () => {

@@ -14,16 +14,7 @@ import { startServer, type RunningServer } from '../server.ts';
 import { graphqlMount, type GraphqlSetup } from './server.ts';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const chromiumFlags = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+const chromiumFlags = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 const setup: GraphqlSetup<{ readonly greeting: string }> = {
   typeDefs: 'type Query { hello: String }',
@@ -87,6 +78,8 @@ describe('the IDE over HTTP', () => {
       const response = await fetch(`${server.url}${url}`, { headers: { 'accept-encoding': 'identity' } });
       expect(response.status, url).toBe(200);
       expect(response.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+      // The IDE's policy (workers run under their own response's), not the API's helmet one.
+      expect(response.headers.get('content-security-policy'), url).toContain("worker-src 'self' blob:");
       expect((await response.arrayBuffer()).byteLength, url).toBeGreaterThan(0);
     }
   });
@@ -141,9 +134,7 @@ describe('the IDE in a browser', () => {
 
   it('runs a query typed into the editor, with no request leaving 127.0.0.1', async () => {
     if (!existsSync(chromiumPath)) {
-      throw new Error(
-        `Chromium is not installed at ${chromiumPath}: install it with \`apt-get install -y chromium\` (the line in .ci/run), or set CHROMIUM_PATH`,
-      );
+      throw new Error(`Chromium is not installed at ${chromiumPath}: install it with \`apt-get install -y chromium\` (the line in .ci/run), or set CHROMIUM_PATH`);
     }
     const server = await start();
     browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumFlags });

@@ -173,6 +173,9 @@ async function sendAsset(req: Request, res: Response, asset: Asset): Promise<voi
     'content-type': asset.type,
     'cache-control': 'public, max-age=31536000, immutable',
     'x-content-type-options': 'nosniff',
+    // A worker script runs under the policy of its own response: the IDE's, not the API's
+    // (strapi::security's helmet policy, set before this router runs).
+    'content-security-policy': contentSecurityPolicy,
     vary: 'Accept-Encoding',
   });
   // Five megabytes of JavaScript shrink to about one: worth compressing, once.

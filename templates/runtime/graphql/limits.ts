@@ -5,9 +5,13 @@
  *   maxTokens     lexical tokens in the document (graphql-js stops parsing past it)   GRAPHQL_PARSE_FAILED
  *   depthLimit    nesting of selection sets below the root fields                     GRAPHQL_VALIDATION_FAILED
  *   maxAliases    aliased fields in one operation, fragments expanded                 GRAPHQL_VALIDATION_FAILED
- *   maxCost       estimated cost of the executed operation (see cost.ts)              GRAPHQL_VALIDATION_FAILED
+ *   maxCost       estimated cost of the executed operation (see cost.ts); off unless   GRAPHQL_VALIDATION_FAILED
+ *                 configured: Strapi has no cost limit, and real page-builder front
+ *                 ends send queries that cost over a million by this estimate
  *
- * Every refusal is an HTTP 400 whose message names the limit and its configured value.
+ * Every refusal is an HTTP 400. The depth refusal is worded as Strapi's (graphql-depth-limit):
+ * `'<operation name>' exceeds maximum operation depth of <depthLimit>`; the others name the limit
+ * and its configured value.
  * Introspection fields (`__schema`, `__type`, `__typename`) are left out of depth and cost, as
  * graphql-depth-limit (which Strapi uses) does: GraphiQL's own introspection query is deeper than
  * any sensible depth limit, and graphql-js' MaxIntrospectionDepthRule already bounds what a
@@ -15,19 +19,20 @@
  */
 import { GraphQLError, Kind, type ASTNode, type FieldNode, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, type ValidationRule } from './graphql-js.ts';
 import type { GraphqlConfig } from '../config.ts';
+import { pageSizeCap } from './args-pagination.ts';
 
 export interface GraphqlLimits {
   /** Deepest selection-set nesting: `{ a { b } }` is 1 deep. From graphql.config.depthLimit. */
   readonly depthLimit: number;
   /** Most aliased fields in one operation. From graphql.config.maxAliases. */
   readonly maxAliases: number;
-  /** Largest estimated cost of the operation that runs. From graphql.config.maxCost. */
-  readonly maxCost: number;
+  /** Largest estimated cost of the operation that runs; null: not checked. From graphql.config.maxCost. */
+  readonly maxCost: number | null;
   /** Most lexical tokens in one document (bytes are bounded by server.jsonLimit before this). */
   readonly maxTokens: number;
   /** Entries a list field is assumed to return when no page size is asked for. From graphql.config.defaultLimit. */
   readonly defaultLimit: number;
-  /** Cap on any page size; null: none. From graphql.config.maxLimit. */
+  /** Cap on any page size; null: none. The smaller of graphql.config.maxLimit and amountLimit. */
   readonly maxLimit: number | null;
   /** Entries assumed for `limit: -1` ("everything") when there is no maxLimit to cap it. */
   readonly unboundedListSize: number;
@@ -43,7 +48,7 @@ export function graphqlLimits(config: GraphqlConfig, overrides: Partial<GraphqlL
     maxAliases: config.maxAliases,
     maxCost: config.maxCost,
     defaultLimit: config.defaultLimit,
-    maxLimit: config.maxLimit,
+    maxLimit: pageSizeCap(config),
     ...documentLimitDefaults,
     ...overrides,
   };
@@ -132,10 +137,9 @@ export function depthLimitRule(max: number): ValidationRule {
         const path: FieldNode[] = [];
         for (let link = chain; link !== undefined && path.length < max + 2; link = link.next) path.push(link.field);
         const offending = path[path.length - 1] ?? operation;
-        const at = path.map((field) => field.name.value).join('.');
-        context.reportError(
-          limitError(`${describeOperation(operation)} is ${depth} levels deep (at ${at}); the maximum depth is ${max} (depthLimit).`, offending),
-        );
+        // Strapi's message, word for word (an anonymous operation is named ''), so clients that
+        // match on it keep working.
+        context.reportError(limitError(`'${operation.name?.value ?? ''}' exceeds maximum operation depth of ${max}`, offending));
       },
     };
   };

@@ -53,7 +53,15 @@ describe('mutation input → write body', () => {
       contentTypes: [],
       components: [
         ...bindings.components.filter((c) => c.schema.uid !== 'shared.quote'),
-        { schema: { uid: 'shared.quote', table: 'q', attributes: { mood: { kind: 'scalar', type: 'enumeration', column: 'mood', required: false, private: false, localized: false, unique: false, enum: ['so__so'] } } }, typeName: 'ComponentSharedQuote', enums: { mood: { typeName: 'ENUM_Q', values: { so_so: 'so__so' } } } },
+        {
+          schema: {
+            uid: 'shared.quote',
+            table: 'q',
+            attributes: { mood: { kind: 'scalar', type: 'enumeration', column: 'mood', required: false, private: false, localized: false, unique: false, enum: ['so__so'] } },
+          },
+          typeName: 'ComponentSharedQuote',
+          enums: { mood: { typeName: 'ENUM_Q', values: { so_so: 'so__so' } } },
+        },
       ],
     });
     expect(writeBody(enumBindings, article, { blocks: [{ __typename: 'ComponentSharedQuote', mood: 'so_so' }] })).toEqual({ blocks: [{ __component: 'shared.quote', mood: 'so__so' }] });

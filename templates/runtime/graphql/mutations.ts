@@ -63,10 +63,7 @@ export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeB
   resolvers[mutations.update] = async (_source, args, context, info) => {
     authorize(context.access, `${uid}.update`);
     const writeOptions = options(args);
-    const ref =
-      schema.kind === 'singleType'
-        ? await documents.putSingle(uid, body(args), writeOptions)
-        : await documents.update(uid, String(args['documentId']), body(args), writeOptions);
+    const ref = schema.kind === 'singleType' ? await documents.putSingle(uid, body(args), writeOptions) : await documents.update(uid, String(args['documentId']), body(args), writeOptions);
     return ref === null ? null : readBack(ref, writeOptions.status, context, info);
   };
 

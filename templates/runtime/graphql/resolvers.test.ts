@@ -61,7 +61,13 @@ const runtime: GraphqlRuntime = {
   bindings,
   targets,
   graphql: { defaultLimit: 10, maxLimit: 20 },
-  i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
+  i18n: {
+    defaultLocale: 'en',
+    locales: [
+      { code: 'en', name: 'English (en)' },
+      { code: 'fr', name: 'French (fr)' },
+    ],
+  },
   localesSince: new Date('2024-01-01T00:00:00.000Z'),
   // Sign-in is tested over HTTP (test/http/sign-in.test.ts); here only the map's shape is checked.
   users: { service: {} as UsersService, accounts: {} as AccountStore, limiter: {} as SignInLimiter },
@@ -71,10 +77,7 @@ const resolvers = buildResolvers(runtime, parse(sdl));
 const server = new ApolloServer<GraphqlContext>({ typeDefs: sdl, resolvers, formatError: formatGraphqlError(createLogger({ level: 'silent' })) });
 
 async function run(query: string, can: (action: string) => boolean = () => true, variables?: Record<string, unknown>) {
-  const response = await server.executeOperation(
-    { query, ...(variables === undefined ? {} : { variables }) },
-    { contextValue: { access: { principal: 'test', can }, lists: new DerivedLists() } },
-  );
+  const response = await server.executeOperation({ query, ...(variables === undefined ? {} : { variables }) }, { contextValue: { access: { principal: 'test', can }, lists: new DerivedLists() } });
   if (response.body.kind !== 'single') throw new Error('incremental response');
   return response.body.singleResult as { data?: Record<string, unknown> | null; errors?: readonly { message: string; extensions?: Record<string, unknown> }[] };
 }
@@ -147,7 +150,16 @@ describe('queries', () => {
   });
 
   it('type zone entries by their component', async () => {
-    rows['api::about.about'] = [{ id: 1, documentId: 'ab', blocks: [{ __component: 'shared.quote', id: 1, title: 'Q' }, { __component: 'shared.rich-text', id: 2, body: 'B' }] }];
+    rows['api::about.about'] = [
+      {
+        id: 1,
+        documentId: 'ab',
+        blocks: [
+          { __component: 'shared.quote', id: 1, title: 'Q' },
+          { __component: 'shared.rich-text', id: 2, body: 'B' },
+        ],
+      },
+    ];
     const result = await run('{ about { blocks { __typename ... on ComponentSharedQuote { title } } } }');
     expect(result.data).toEqual({ about: { blocks: [{ __typename: 'ComponentSharedQuote', title: 'Q' }, { __typename: 'ComponentSharedRichText' }] } });
   });
@@ -162,7 +174,13 @@ describe('queries', () => {
 
   it('list the configured locales, filtered, sorted and paginated', async () => {
     const result = await run('{ i18NLocales(sort: "code:desc") { code name } one: i18NLocales(filters: { code: { eq: "en" } }) { name } }');
-    expect(result.data).toEqual({ i18NLocales: [{ code: 'fr', name: 'French (fr)' }, { code: 'en', name: 'English (en)' }], one: [{ name: 'English (en)' }] });
+    expect(result.data).toEqual({
+      i18NLocales: [
+        { code: 'fr', name: 'French (fr)' },
+        { code: 'en', name: 'English (en)' },
+      ],
+      one: [{ name: 'English (en)' }],
+    });
   });
 });
 
@@ -172,7 +190,10 @@ describe('mutations', () => {
     const result = await run('mutation { createPage(status: DRAFT, locale: "fr", data: { title: "Bonjour", theme: dark }) { title } }');
     expect(result.errors).toBeUndefined();
     expect(calls.map((c) => c.method)).toEqual(['create', 'findOne']);
-    expect(calls[0]?.args).toEqual([{ title: 'Bonjour', theme: 'dark' }, { status: 'draft', locale: 'fr' }]);
+    expect(calls[0]?.args).toEqual([
+      { title: 'Bonjour', theme: 'dark' },
+      { status: 'draft', locale: 'fr' },
+    ]);
     expect(calls[1]?.args).toEqual(['newdoc', { fields: ['title'], populate: {}, status: 'draft', locale: 'fr' }]);
   });
 

@@ -4,11 +4,50 @@
  * kind) does not compile. `tsc` checks the `@ts-expect-error` lines; vitest checks the values.
  */
 import { describe, expect, it } from 'vitest';
-import { componentProductDimensionsSchema } from '../../../generated/src/components/product/dimensions.ts';
-import { aboutSchema } from '../../../generated/src/api/about/schema.ts';
-import { productSchema } from '../../../generated/src/api/product/schema.ts';
-import { tagSchema } from '../../../generated/src/api/tag/schema.ts';
+import type { ComponentSchema, ContentTypeSchema } from '../schema.ts';
 import { collectionTypeGraphql, componentGraphql, singleTypeGraphql } from './schema-binding.ts';
+
+// Static tables as capi emits them (`as const satisfies`), cut down to the attributes the bindings look at.
+const scalar = { kind: 'scalar', required: false, private: false, localized: false, unique: false } as const;
+const header = { draftAndPublish: false, localized: false } as const;
+const productSchema = {
+  ...header,
+  uid: 'api::product.product',
+  kind: 'collectionType',
+  singularName: 'product',
+  pluralName: 'products',
+  table: 'products',
+  attributes: {
+    slug: { ...scalar, type: 'uid', column: 'slug', targetField: 'name' },
+    size: { ...scalar, type: 'enumeration', column: 'size', enum: ['small', 'medium', 'large', 'x_large'] },
+  },
+} as const satisfies ContentTypeSchema;
+const aboutSchema = {
+  ...header,
+  uid: 'api::about.about',
+  kind: 'singleType',
+  singularName: 'about',
+  pluralName: 'abouts',
+  table: 'abouts',
+  attributes: {
+    title: { ...scalar, type: 'string', column: 'title' },
+    blocks: { kind: 'dynamiczone', required: false, private: false, localized: false, components: ['shared.media', 'shared.quote'] },
+  },
+} as const satisfies ContentTypeSchema;
+const tagSchema = {
+  ...header,
+  uid: 'api::tag.tag',
+  kind: 'collectionType',
+  singularName: 'tag',
+  pluralName: 'tags',
+  table: 'tags',
+  attributes: { name: { ...scalar, type: 'string', column: 'name' } },
+} as const satisfies ContentTypeSchema;
+const componentProductDimensionsSchema = {
+  uid: 'product.dimensions',
+  table: 'components_product_dimensions',
+  attributes: { unit: { ...scalar, type: 'enumeration', column: 'unit', enum: ['cm', 'in'] } },
+} as const satisfies ComponentSchema;
 
 const size = { typeName: 'ENUM_PRODUCT_SIZE', values: { small: 'small' } };
 const names = {
@@ -22,6 +61,20 @@ describe('binding factories', () => {
     const binding = collectionTypeGraphql(productSchema, { ...names, enums: { size }, dynamicZones: {} });
     expect(binding.schema).toBe(productSchema);
     expect(binding.enums).toEqual({ size });
+    const unit = { typeName: 'ENUM_COMPONENTPRODUCTDIMENSIONS_UNIT', values: { cm: 'cm', in: 'in' } };
+    expect(componentGraphql(componentProductDimensionsSchema, { typeName: 'ComponentProductDimensions', enums: { unit } }).enums).toEqual({ unit });
+    const about = singleTypeGraphql(aboutSchema, {
+      typeName: 'About',
+      queries: { one: 'about' },
+      mutations: { update: 'updateAbout', delete: 'deleteAbout' },
+      enums: {},
+      dynamicZones: { blocks: 'AboutBlocksDynamicZone' },
+    });
+    expect(about.dynamicZones).toEqual({ blocks: 'AboutBlocksDynamicZone' });
+    const tags = { one: 'tag', many: 'tags', connection: 'tags_connection' };
+    expect(collectionTypeGraphql(tagSchema, { typeName: 'Tag', queries: tags, mutations: { create: 'createTag', update: 'updateTag', delete: 'deleteTag' }, enums: {}, dynamicZones: {} }).schema).toBe(
+      tagSchema,
+    );
   });
 
   it('refuse, at compile time, bindings that do not fit their schema', () => {

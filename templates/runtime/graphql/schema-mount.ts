@@ -9,6 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RequestHandler } from 'express';
 import type { AccessResolver } from '../access.ts';
 import type { DocumentService } from '../engine/types.ts';
 import { Targets } from '../query/targets.ts';
@@ -36,6 +37,8 @@ export interface GraphqlApiOptions {
   /** The project's additions (extensions/graphql.ts), applied to the emitted SDL and resolvers. */
   readonly extend?: (sdl: DocumentNode, resolvers: ResolverMap) => { typeDefs: DocumentNode; resolvers: ResolverMap };
   readonly users?: UsersGraphql;
+  /** Given, POSTs are answered on the direct path (direct.ts) after these handlers (the access middleware). */
+  readonly direct?: readonly RequestHandler[];
 }
 
 export async function graphqlApiMount(app: AppContext, options: GraphqlApiOptions): Promise<Mount> {
@@ -58,5 +61,6 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     typeDefs,
     resolvers,
     context: (req) => ({ access: options.resolveAccess(req), address: req.ip ?? '', lists: new DerivedLists() }),
+    ...(options.direct === undefined ? {} : { direct: options.direct }),
   });
 }

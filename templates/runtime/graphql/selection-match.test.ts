@@ -17,7 +17,18 @@ const cond = (attribute: string, operator: string, value: unknown): Filter => ({
 const rows: Entity[] = [
   { id: 1, documentId: 'a', title: 'Hello World', readingTime: 5, featured: true, author: { id: 10, name: 'Ada' }, tags: [{ id: 1, name: 'tag-01' }] },
   { id: 2, documentId: 'b', title: 'food for thought', readingTime: null, featured: false, author: null, tags: [] },
-  { id: 3, documentId: 'c', title: null, readingTime: 12, featured: false, author: { id: 11, name: 'Alan' }, tags: [{ id: 2, name: 'tag-02' }, { id: 3, name: 'tag-09' }] },
+  {
+    id: 3,
+    documentId: 'c',
+    title: null,
+    readingTime: 12,
+    featured: false,
+    author: { id: 11, name: 'Alan' },
+    tags: [
+      { id: 2, name: 'tag-02' },
+      { id: 3, name: 'tag-09' },
+    ],
+  },
 ];
 const ids = (list: readonly Entity[]) => list.map((row) => row['documentId']);
 

@@ -16,11 +16,11 @@
  */
 import { keyInfo, mediaTarget, type Targets, type Target } from '../query/targets.ts';
 import type { Filter, FilterScalar, FilterValue, Operator, SortItem } from '../query/types.ts';
+import { OPERATOR_SPECS, takesList, type Truth } from '../../contract/operators.ts';
+import { SCALAR_TYPES, type Comparison } from '../../contract/scalar-types.ts';
 import type { ScalarType } from '../schema.ts';
 import type { Entity } from '../engine/types.ts';
 import { matchesMissingRow } from '../engine/missing-row.ts';
-
-type Truth = boolean | null;
 
 export interface MatchContext {
   readonly targets: Targets;
@@ -95,66 +95,20 @@ function relatedTarget(ctx: MatchContext, target: Target, attribute: string): Ta
   }
 }
 
-const ARRAY_OPERATORS: ReadonlySet<Operator> = new Set(['in', 'notIn', 'between']);
-
 function condition(type: ScalarType, actual: unknown, operator: Operator, expected: FilterValue): Truth {
   // `{ eq: [a, b] }` reads as "equals a or b", for every operator that takes one value (engine's rule).
-  if (Array.isArray(expected) && !ARRAY_OPERATORS.has(operator)) {
+  if (Array.isArray(expected) && !takesList(operator)) {
     return evaluateOr(expected.map((item: FilterScalar) => condition(type, actual, operator, item)));
   }
   const single = Array.isArray(expected) ? ((expected[0] as FilterScalar | undefined) ?? null) : (expected as FilterScalar);
-  const value = actual === undefined ? null : actual;
-  switch (operator) {
-    case 'null':
-      return (value === null) === truthy(single);
-    case 'notNull':
-      return (value !== null) === truthy(single);
-    case 'eq':
-      if (single === null) return value === null;
-      return value === null ? null : compare(type, value, single) === 0;
-    case 'ne':
-      if (single === null) return value !== null;
-      return value === null ? null : compare(type, value, single) !== 0;
-    case 'eqi':
-      if (single === null) return value === null;
-      return value === null ? null : text(type, value).toLowerCase() === String(single).toLowerCase();
-    case 'nei':
-      if (single === null) return value !== null;
-      return value === null ? null : text(type, value).toLowerCase() !== String(single).toLowerCase();
-    case 'lt':
-    case 'lte':
-    case 'gt':
-    case 'gte': {
-      if (value === null || single === null) return null;
-      const order = compare(type, value, single);
-      return operator === 'lt' ? order < 0 : operator === 'lte' ? order <= 0 : operator === 'gt' ? order > 0 : order >= 0;
-    }
-    case 'in':
-    case 'notIn': {
-      const items = Array.isArray(expected) ? (expected as readonly FilterScalar[]) : [single];
-      if (items.length === 0) return operator === 'notIn';
-      if (value === null) return null;
-      const found = items.some((item) => item !== null && compare(type, value, item) === 0);
-      if (found) return operator === 'in';
-      // SQL: `x IN (1, NULL)` is unknown when x is not 1.
-      if (items.includes(null)) return null;
-      return operator === 'notIn';
-    }
-    case 'between': {
-      const [low = null, high = null] = Array.isArray(expected) ? (expected as readonly FilterScalar[]) : [single, single];
-      if (value === null || low === null || high === null) return null;
-      return compare(type, value, low) >= 0 && compare(type, value, high) <= 0;
-    }
-    case 'contains':
-    case 'notContains':
-    case 'startsWith':
-    case 'endsWith':
-    case 'containsi':
-    case 'notContainsi':
-    case 'startsWithi':
-    case 'endsWithi':
-      return textMatch(type, value, operator, single);
-  }
+  const items = Array.isArray(expected) ? (expected as readonly FilterScalar[]) : operator === 'between' ? [single, single] : [single];
+  return OPERATOR_SPECS[operator].evaluate({
+    actual: actual === undefined ? null : actual,
+    value: single,
+    items,
+    compare: (a, b) => compare(type, a, b),
+    text: (value) => text(type, value),
+  });
 }
 
 function evaluateOr(values: readonly Truth[]): Truth {
@@ -162,57 +116,35 @@ function evaluateOr(values: readonly Truth[]): Truth {
   return values.includes(null) ? null : false;
 }
 
-function textMatch(type: ScalarType, value: unknown, operator: Operator, needle: FilterScalar): Truth {
-  const negated = operator === 'notContains' || operator === 'notContainsi';
-  // The engine reads a null needle as a nullness test.
-  if (needle === null) return negated ? value !== null : value === null;
-  if (value === null) return null;
-  const insensitive = operator.endsWith('i');
-  const haystack = insensitive ? text(type, value).toLowerCase() : text(type, value);
-  const part = insensitive ? String(needle).toLowerCase() : String(needle);
-  switch (operator) {
-    case 'contains':
-    case 'containsi':
-      return haystack.includes(part);
-    case 'notContains':
-    case 'notContainsi':
-      return !haystack.includes(part);
-    case 'startsWith':
-    case 'startsWithi':
-      return haystack.startsWith(part);
-    default:
-      return haystack.endsWith(part);
-  }
-}
-
-function truthy(value: FilterScalar): boolean {
-  return value === true || value === 'true' || value === 1 || value === '1';
-}
-
 /** A value as the engine compares it as text (JSON as its serialized text). */
 function text(type: ScalarType, value: unknown): string {
-  if (type === 'json' || type === 'blocks') return typeof value === 'string' ? value : JSON.stringify(value);
-  return String(value);
+  return SCALAR_TYPES[type].compare === 'json' ? jsonText(value) : String(value);
 }
+
+function jsonText(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+/** Per comparison of the contract's SCALAR_TYPES, how two non-null values order. */
+const COMPARES: Readonly<Record<Comparison, (a: unknown, b: unknown) => number>> = {
+  number: (a, b) => Number(a) - Number(b),
+  biginteger: (a, b) => {
+    const x = toBigInt(a);
+    const y = toBigInt(b);
+    if (x === undefined || y === undefined) return compareText(String(a), String(b));
+    return x < y ? -1 : x > y ? 1 : 0;
+  },
+  boolean: (a, b) => Number(a === true || a === 1 || a === 'true') - Number(b === true || b === 1 || b === 'true'),
+  text: (a, b) => compareText(String(a), String(b)),
+  json: (a, b) => compareText(jsonText(a), jsonText(b)),
+  date: (a, b) => compareText(String(a), String(b)),
+  datetime: (a, b) => compareText(String(a), String(b)),
+  time: (a, b) => compareText(String(a), String(b)),
+};
 
 /** Orders two non-null values of one scalar type. */
 function compare(type: ScalarType, a: unknown, b: unknown): number {
-  switch (type) {
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return Number(a) - Number(b);
-    case 'biginteger': {
-      const x = toBigInt(a);
-      const y = toBigInt(b);
-      if (x === undefined || y === undefined) return compareText(String(a), String(b));
-      return x < y ? -1 : x > y ? 1 : 0;
-    }
-    case 'boolean':
-      return Number(a === true || a === 1 || a === 'true') - Number(b === true || b === 1 || b === 'true');
-    default:
-      return compareText(text(type, a), text(type, b));
-  }
+  return COMPARES[SCALAR_TYPES[type].compare](a, b);
 }
 
 function toBigInt(value: unknown): bigint | undefined {

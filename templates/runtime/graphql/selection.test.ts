@@ -106,10 +106,7 @@ describe('lists answered in memory', () => {
   });
 
   it('unfilters a nested list an in-memory filter looks through, even when it is selected filtered too', () => {
-    const plan = planOf(
-      '{ authors { a: articles(filters: { tags: { name: { eq: "tag-01" } } }) { slug } b: articles { slug tags(filters: { weight: { gt: 1 } }) { name } } } }',
-      'api::author.author',
-    );
+    const plan = planOf('{ authors { a: articles(filters: { tags: { name: { eq: "tag-01" } } }) { slug } b: articles { slug tags(filters: { weight: { gt: 1 } }) { name } } } }', 'api::author.author');
     const populate = readParts(plan).populate;
     expect(populate).toEqual({ articles: { fields: ['slug'], populate: { tags: { fields: ['name', 'weight'] } } } });
   });

@@ -1,11 +1,9 @@
 /**
  * Test support (not copied into generated projects): the example project's schema, bindings and
- * static tables, and plans of query documents against them, as the resolvers build them.
+ * static tables (emitted from content-types/ into a scratch folder), and plans of query
+ * documents against them, as the resolvers build them.
  */
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { graphqlBindings } from '../../../generated/src/graphql/bindings.ts';
-import { model } from '../../../generated/src/model.ts';
+import { emitExample } from '../../../test/support/example-project.ts';
 import { Targets, contentTypeTarget, type Target } from '../query/targets.ts';
 import type { ArgsContext } from './args.ts';
 import {
@@ -20,13 +18,21 @@ import {
   type GraphQLResolveInfo,
   type OperationDefinitionNode,
 } from './graphql-js.ts';
+import type { ModelSchema } from '../schema.ts';
+import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
 import { planSelection, type PlanContext, type ReadPlan } from './selection-plan.ts';
+
+// Emitted from content-types/ now, not read from the committed generated/.
+const example = await emitExample();
+const { graphqlBindings } = await example.load<{ graphqlBindings: GraphqlBindings }>('src/graphql/bindings.ts');
+// The bindings refer to the emitted tables, so the model is the emitted one too.
+const { model } = await example.load<{ model: ModelSchema }>('src/model.ts');
 
 export { model };
 export const bindings = bindingIndex(graphqlBindings);
 export const targets = new Targets(model);
-export const sdl = readFileSync(fileURLToPath(new URL('../../../generated/src/graphql/schema.graphql', import.meta.url)), 'utf8');
+export const sdl = example.sdl;
 export const schema = buildSchema(sdl);
 
 export function target(uid: string): Target {
@@ -43,9 +49,7 @@ export function argsContext(canRead: (uid: string) => boolean = () => true): Arg
 export function resolveInfo(document: string, variables: Record<string, unknown> = {}): GraphQLResolveInfo {
   const parsed = parse(document);
   const operation = parsed.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const fragments = Object.fromEntries(
-    parsed.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
+  const fragments = Object.fromEntries(parsed.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
   const root = operation?.selectionSet.selections.find((s): s is FieldNode => s.kind === Kind.FIELD);
   if (operation === undefined || root === undefined) throw new Error('no root field');
   const rootType = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();

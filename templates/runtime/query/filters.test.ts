@@ -61,9 +61,7 @@ describe('filters: operators', () => {
     expect(filters(ARTICLE, 'filters[title][$containsi][0]=Product&filters[title][$containsi][1]=1')).toEqual(cond('title', 'containsi', ['Product', '1']));
     expect(filters(ARTICLE, 'filters[readingTime][$gt][0]=1&filters[readingTime][$gt][1]=2')).toEqual(cond('readingTime', 'gt', [1, 2]));
     expect(filters(ARTICLE, 'filters[title][$notContains][0]=a&filters[title][$notContains][1]=b')).toEqual(cond('title', 'notContains', ['a', 'b']));
-    expect(failure(() => filters(ARTICLE, 'filters[readingTime][$lt][0]=x'))).toEqual(
-      invalidValue('Invalid value "x" for filter readingTime.$lt: expected a number', 'readingTime.$lt'),
-    );
+    expect(failure(() => filters(ARTICLE, 'filters[readingTime][$lt][0]=x'))).toEqual(invalidValue('Invalid value "x" for filter readingTime.$lt: expected a number', 'readingTime.$lt'));
   });
 
   it('$between takes exactly two values, coerced', () => {
@@ -93,7 +91,7 @@ describe('filters: operators', () => {
     });
   });
 
-  it('an unknown operator is Strapi\'s Invalid key at the attribute', () => {
+  it("an unknown operator is Strapi's Invalid key at the attribute", () => {
     expect(failure(() => filters(ARTICLE, 'filters[title][$foo]=x'))).toEqual(invalidKey('Invalid key $foo at title', '$foo', 'title'));
     expect(failure(() => filters(ARTICLE, 'filters[$foo]=x'))).toEqual(invalidKey('Invalid key $foo', '$foo', null));
     expect(failure(() => filters(ARTICLE, 'filters[$eq]=x'))).toEqual(invalidKey('Invalid key $eq', '$eq', null));
@@ -114,9 +112,7 @@ describe('filters: logic', () => {
   });
 
   it('$or and $and nest at any level', () => {
-    expect(
-      filters(ARTICLE, 'filters[$or][0][$and][0][featured][$eq]=false&filters[$or][0][$and][1][readingTime][$gte]=7&filters[$or][1][slug][$eq]=lonely-article'),
-    ).toEqual({
+    expect(filters(ARTICLE, 'filters[$or][0][$and][0][featured][$eq]=false&filters[$or][0][$and][1][readingTime][$gte]=7&filters[$or][1][slug][$eq]=lonely-article')).toEqual({
       kind: 'or',
       filters: [{ kind: 'and', filters: [cond('featured', 'eq', false), cond('readingTime', 'gte', 7)] }, cond('slug', 'eq', 'lonely-article')],
     });
@@ -270,7 +266,7 @@ describe('filters: system fields', () => {
   });
 });
 
-describe('filters: values take their attribute\'s type', () => {
+describe("filters: values take their attribute's type", () => {
   it('integer, float, decimal', () => {
     expect(filters(PRODUCT, 'filters[stock][$gte]=10')).toEqual(cond('stock', 'gte', 10));
     expect(filters(PRODUCT, 'filters[weight][$lt]=0.5')).toEqual(cond('weight', 'lt', 0.5));
@@ -295,7 +291,14 @@ describe('filters: values take their attribute\'s type', () => {
   });
 
   it('boolean spellings', () => {
-    for (const [text, value] of [['true', true], ['false', false], ['1', true], ['0', false], ['t', true], ['f', false]] as const) {
+    for (const [text, value] of [
+      ['true', true],
+      ['false', false],
+      ['1', true],
+      ['0', false],
+      ['t', true],
+      ['f', false],
+    ] as const) {
       expect(filters(PRODUCT, `filters[inStock]=${text}`)).toEqual(cond('inStock', 'eq', value));
     }
     expect(failure(() => filters(PRODUCT, 'filters[inStock]=yes'))).toEqual(invalidValue('Invalid value "yes" for filter inStock.$eq: expected a boolean ("true" or "false")', 'inStock.$eq'));

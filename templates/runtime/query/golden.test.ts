@@ -7,20 +7,25 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { model } from '../../../generated/src/model.ts';
+import { model } from '../../../test/support/runtime-model.ts';
 import { conformanceGoldenDir as goldenDir } from '../../../test/support/fixtures.ts';
 import { HttpError } from '../errors.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { uploadFileSchema } from '../upload/file-schema.ts';
 import { parseListQuery, parseQueryString, parseReadQuery, type QueryContext } from './params.ts';
 
-
 function context(schema: ContentTypeSchema): QueryContext {
   return {
     schema,
     model,
     rest: { defaultLimit: 25, maxLimit: 100, withCount: true },
-    i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] },
+    i18n: {
+      defaultLocale: 'en',
+      locales: [
+        { code: 'en', name: 'English (en)' },
+        { code: 'fr', name: 'French (fr)' },
+      ],
+    },
     // The reference server's public role could not list internal notes.
     canRead: (uid) => uid !== 'api::internal-note.internal-note',
   };

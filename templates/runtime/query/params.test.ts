@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { model } from '../../../generated/src/model.ts';
+import { model } from '../../../test/support/runtime-model.ts';
 import type { RestConfig } from '../config.ts';
 import { parseListQuery, parseQueryString, parseReadQuery, type QueryContext } from './params.ts';
 import { ARTICLE, failure, PAGE, REST, TAG } from './test-fixtures.ts';
@@ -8,7 +8,18 @@ import type { ListQuery, ReadQuery } from './types.ts';
 function context(uid: string, rest: RestConfig = REST): QueryContext {
   const schema = model.contentTypes[uid];
   if (schema === undefined) throw new Error(uid);
-  return { schema, model, rest, i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }, { code: 'fr', name: 'French (fr)' }] } };
+  return {
+    schema,
+    model,
+    rest,
+    i18n: {
+      defaultLocale: 'en',
+      locales: [
+        { code: 'en', name: 'English (en)' },
+        { code: 'fr', name: 'French (fr)' },
+      ],
+    },
+  };
 }
 
 const list = (uid: string, query: string, rest?: RestConfig): ListQuery => parseListQuery(parseQueryString(query), context(uid, rest));
@@ -116,7 +127,7 @@ describe('pagination', () => {
     expect(failure(() => list(TAG, 'pageSize=5&pagination[page]=1'))).toEqual(pagination(message));
   });
 
-  it('values that are no integers get Strapi\'s messages', () => {
+  it("values that are no integers get Strapi's messages", () => {
     expect(failure(() => list(TAG, 'pagination[page]=abc'))).toEqual(validation('convertStartQueryParams expected a positive integer got NaN'));
     expect(failure(() => list(TAG, 'pagination[pageSize]=abc'))).toEqual(validation('convertStartQueryParams expected a positive integer got NaN'));
     expect(failure(() => list(TAG, 'pagination[page]=1.5'))).toEqual(validation('convertStartQueryParams expected a positive integer got 1.5'));

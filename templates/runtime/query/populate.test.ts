@@ -43,7 +43,7 @@ describe('populate: absent and *', () => {
     expect(failure(() => populate(ARTICLE, 'populate[seo]=*'))).toEqual(invalid('Invalid key shareImage at seo.shareImage', { key: 'shareImage', path: 'seo.shareImage' }));
   });
 
-  it('a * as the value of a media or dynamic zone attribute reads as true, as in Strapi\'s API tests', () => {
+  it("a * as the value of a media or dynamic zone attribute reads as true, as in Strapi's API tests", () => {
     expect(populate(ARTICLE, 'populate[cover]=*')).toEqual(populate(ARTICLE, 'populate[cover]=true'));
     expect(populate(ARTICLE, 'populate[blocks]=*')).toEqual(populate(ARTICLE, 'populate[blocks]=true'));
   });
@@ -126,9 +126,7 @@ describe('populate: strings, comma lists and dotted paths', () => {
   });
 
   it('a list with an object in it is refused', () => {
-    expect(failure(() => populate(ARTICLE, 'populate[0]=author&populate[1][x]=y'))).toEqual(
-      invalid('Invalid populate parameter. Expected a string, an array of strings, a populate object', {}),
-    );
+    expect(failure(() => populate(ARTICLE, 'populate[0]=author&populate[1][x]=y'))).toEqual(invalid('Invalid populate parameter. Expected a string, an array of strings, a populate object', {}));
   });
 
   it('relations the reader cannot read are dropped, the rest of the path still checked', () => {
@@ -152,9 +150,7 @@ describe('populate: the object form', () => {
   });
 
   it('nested populate, fields, filters and sort of a relation', () => {
-    expect(
-      populate(ARTICLE, 'populate[author][populate][articles][fields][0]=title&populate[author][fields]=name,email&populate[tags][filters][name][$eq]=x&populate[tags][sort]=name:desc'),
-    ).toEqual({
+    expect(populate(ARTICLE, 'populate[author][populate][articles][fields][0]=title&populate[author][fields]=name,email&populate[tags][filters][name][$eq]=x&populate[tags][sort]=name:desc')).toEqual({
       author: { populate: { articles: { fields: ['title'] } }, fields: ['name', 'email'] },
       tags: { filters: { kind: 'condition', attribute: 'name', operator: 'eq', value: 'x' }, sort: [{ path: ['name'], direction: 'desc' }] },
     });
@@ -197,7 +193,9 @@ describe('populate: the object form', () => {
   });
 
   it('dynamic zone fragments take fields, filters and sort', () => {
-    expect(populate(ARTICLE, 'populate[blocks][on][shared.quote][fields][0]=title&populate[blocks][on][shared.quote][filters][title][$eq]=Grace&populate[blocks][on][shared.quote][sort]=title')).toEqual({
+    expect(
+      populate(ARTICLE, 'populate[blocks][on][shared.quote][fields][0]=title&populate[blocks][on][shared.quote][filters][title][$eq]=Grace&populate[blocks][on][shared.quote][sort]=title'),
+    ).toEqual({
       blocks: {
         on: {
           'shared.quote': { fields: ['title'], filters: { kind: 'condition', attribute: 'title', operator: 'eq', value: 'Grace' }, sort: [{ path: ['title'], direction: 'asc' }] },
@@ -243,9 +241,7 @@ describe('populate: the object form', () => {
   it('unknown attributes, scalars and creator fields', () => {
     expect(failure(() => populate(ARTICLE, 'populate[nope]=true'))).toEqual(invalid('Invalid key nope', inQuery('nope', null)));
     expect(failure(() => populate(ARTICLE, 'populate[title]=true'))).toEqual(invalid('Invalid key title', inQuery('title', 'title')));
-    expect(failure(() => populate(ARTICLE, 'populate[author][populate][name]=true'))).toEqual(
-      invalid('Invalid key name at author.populate.name', inQuery('name', 'author.populate.name')),
-    );
+    expect(failure(() => populate(ARTICLE, 'populate[author][populate][name]=true'))).toEqual(invalid('Invalid key name at author.populate.name', inQuery('name', 'author.populate.name')));
     expect(failure(() => populate(ARTICLE, 'populate[author][populate][nope]=true'))).toEqual(invalid('Invalid key nope at author', inQuery('nope', 'author')));
     expect(failure(() => populate(ARTICLE, 'populate[createdBy]=true'))).toEqual(invalid('Invalid key createdBy', inQuery('createdBy', 'createdBy')));
   });
@@ -255,9 +251,7 @@ describe('populate: the object form', () => {
   });
 
   it('fragments (on) belong to dynamic zones only', () => {
-    expect(failure(() => populate(ARTICLE, 'populate[author][on][shared.quote]=true'))).toEqual(
-      invalid('Using fragments is not permitted to populate "author" in "api::article.article"', {}),
-    );
+    expect(failure(() => populate(ARTICLE, 'populate[author][on][shared.quote]=true'))).toEqual(invalid('Using fragments is not permitted to populate "author" in "api::article.article"', {}));
   });
 
   it('a relation the reader cannot read is dropped, silently', () => {
@@ -337,9 +331,7 @@ describe('populate: dynamic zones', () => {
     expect(failure(() => populate(ARTICLE, 'populate[blocks][on][shared.nope]=true'))).toEqual(
       invalid('Invalid key shared.nope at blocks.on.shared.nope', inQuery('shared.nope', 'blocks.on.shared.nope')),
     );
-    expect(failure(() => populate(ARTICLE, 'populate[blocks][on][shared.seo]=true'))).toEqual(
-      invalid('Invalid key shared.seo at blocks.on.shared.seo', inQuery('shared.seo', 'blocks.on.shared.seo')),
-    );
+    expect(failure(() => populate(ARTICLE, 'populate[blocks][on][shared.seo]=true'))).toEqual(invalid('Invalid key shared.seo at blocks.on.shared.seo', inQuery('shared.seo', 'blocks.on.shared.seo')));
   });
 
   it('on must be an object', () => {

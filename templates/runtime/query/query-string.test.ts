@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { parseQueryString, QUERY_LIMITS } from './query-string.ts';
 import { failure } from './test-fixtures.ts';
 
-
 const limitError = (message: string) => ({ status: 400, name: 'ValidationError', message, details: { source: 'query' } });
 
 describe('parseQueryString', () => {

@@ -43,13 +43,7 @@ describe('sort', () => {
   });
 
   it('system fields', () => {
-    expect(list(ARTICLE, 'sort=id,documentId:desc,createdAt,updatedAt,publishedAt').sort).toEqual([
-      asc('id'),
-      desc('documentId'),
-      asc('createdAt'),
-      asc('updatedAt'),
-      asc('publishedAt'),
-    ]);
+    expect(list(ARTICLE, 'sort=id,documentId:desc,createdAt,updatedAt,publishedAt').sort).toEqual([asc('id'), desc('documentId'), asc('createdAt'), asc('updatedAt'), asc('publishedAt')]);
     expect(list(PAGE, 'sort=locale').sort).toEqual([asc('locale')]);
   });
 

@@ -2,7 +2,7 @@
  * Shared setup of the query parser's tests (not copied into generated projects: `test-*.ts`):
  * the example model's tables, Strapi's default REST limits and English as the only locale.
  */
-import { model } from '../../../generated/src/model.ts';
+import { model } from '../../../test/support/runtime-model.ts';
 import type { RestConfig } from '../config.ts';
 import { HttpError } from '../errors.ts';
 import type { ContentTypeSchema } from '../schema.ts';

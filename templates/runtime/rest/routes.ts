@@ -2,163 +2,77 @@
  * REST controllers of one content type, Strapi 5's routes and shapes:
  *   collection type  GET|POST /api/<plural>   GET|PUT|DELETE /api/<plural>/:documentId
  *   single type      GET|PUT|DELETE /api/<singular>
- * Each handler: authorize the action, parse and validate the query string against the type's
- * static table, call the document service, wrap the result in Strapi's envelope.
+ * Each route runs the extensions pipeline (extensions/pipeline.ts) in front of the type's core
+ * action (core-actions.ts).
  */
-import { Router, type Request, type RequestHandler } from 'express';
-import { hasNul } from '../column-domains.ts';
-import { canRead, type Access } from '../access.ts';
+import { Router, type RequestHandler } from 'express';
 import { routeHandlers } from '../extensions/pipeline.ts';
-import type { CoreActions, RouteContext } from '../extensions/types.ts';
 import type { ContentTypeSchema } from '../schema.ts';
-import { NotFoundError, ValidationError } from '../errors.ts';
-import type { Entity, WriteOptions } from '../engine/types.ts';
-import { parseListQuery, parseQueryString, parseReadQuery } from '../query/params.ts';
-import type { ReadQuery } from '../query/types.ts';
-import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
 import type { RestContext } from './context.ts';
-import { RESPONSE_FORMAT_HEADER, V4Format, wantsV4 } from './v4-format.ts';
 
-/** Builds a content type's router; `segment` is the first path segment under /api it answers. */
-export type RoutesFactory = ((context: RestContext) => Router) & { readonly segment: string };
+/** A content type's routes: its Express router, and the reads the direct path may answer (direct.ts). */
+export interface TypeRoutes {
+  readonly router: Router;
+  /** GET routes by path below /api (`/articles`, `/articles/:documentId`), with their handler. */
+  readonly reads: readonly { readonly path: string; readonly handler: RequestHandler }[];
+}
+
+/** Builds a content type's routes; `segment` is the first path segment under /api it answers. */
+export type RoutesFactory = ((context: RestContext) => TypeRoutes) & { readonly segment: string; readonly uid: string };
 
 export function collectionTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
-  return withSegment(schema.pluralName, (context) => {
+  return withSegment(schema, schema.pluralName, (context) => {
     const handlers = routeHandlers(schema, context);
     const base = `/${schema.pluralName}`;
-    return Router()
+    const router = Router()
       .get(base, handlers.find)
       .post(base, handlers.create)
       .get(`${base}/:documentId`, handlers.findOne)
       .put(`${base}/:documentId`, handlers.update)
       .delete(`${base}/:documentId`, handlers.delete);
+    return {
+      router,
+      reads: [
+        { path: base, handler: handlers.find },
+        { path: `${base}/:documentId`, handler: handlers.findOne },
+      ],
+    };
   });
 }
 
 export function singleTypeRoutes(schema: ContentTypeSchema): RoutesFactory {
-  return withSegment(schema.singularName, (context) => {
+  return withSegment(schema, schema.singularName, (context) => {
     const handlers = routeHandlers(schema, context);
     const base = `/${schema.singularName}`;
-    return Router().get(base, handlers.find).put(base, handlers.update).delete(base, handlers.delete);
+    const router = Router().get(base, handlers.find).put(base, handlers.update).delete(base, handlers.delete);
+    return { router, reads: [{ path: base, handler: handlers.find }] };
   });
 }
 
-function withSegment(segment: string, build: (context: RestContext) => Router): RoutesFactory {
-  return Object.assign(build, { segment });
+function withSegment(schema: ContentTypeSchema, segment: string, build: (context: RestContext) => TypeRoutes): RoutesFactory {
+  return Object.assign(build, { segment, uid: schema.uid });
 }
 
-/**
- * One handler for every content type's routes: the first path segment picks the type's router
- * from a map, instead of Express trying each type's routes in turn.
- */
-export function contentTypeDispatcher(routes: readonly RoutesFactory[], context: RestContext): RequestHandler {
-  const routers = new Map(routes.map((factory) => [factory.segment, factory(context)]));
-  return (req, res, next) => {
+/** Every content type's routes, built once: one dispatcher for Express, and the reads for the direct path. */
+export interface ContentTypeRoutes {
+  /**
+   * One handler for every content type's routes: the first path segment picks the type's router
+   * from a map, instead of Express trying each type's routes in turn.
+   */
+  readonly dispatcher: RequestHandler;
+  /** The types' GET routes below /api, by segment (the content API decides which go direct). */
+  readonly reads: readonly { readonly segment: string; readonly uid: string; readonly path: string; readonly handler: RequestHandler }[];
+}
+
+export function contentTypeRoutes(routes: readonly RoutesFactory[], context: RestContext): ContentTypeRoutes {
+  const built = routes.map((factory) => ({ factory, routes: factory(context) }));
+  const routers = new Map(built.map(({ factory, routes: typeRoutes }) => [factory.segment, typeRoutes.router]));
+  const dispatcher: RequestHandler = (req, res, next) => {
     const segment = req.path.split('/', 2)[1] ?? '';
     const router = routers.get(segment);
     if (router === undefined) return next();
     router(req, res, next);
   };
-}
-
-/** The core actions of a type: Strapi's find, findOne, create, update and delete (on a single type, of its one document). */
-export function coreActions(schema: ContentTypeSchema, context: RestContext): CoreActions {
-  const { uid } = schema;
-  const { documents } = context;
-  const queryContext = (access: Access) => ({ schema, model: context.model, rest: context.rest, i18n: context.i18n, canRead: (target: string) => canRead(access, target) });
-  const readQuery = (ctx: RouteContext): ReadQuery => parseReadQuery(ctx.query, queryContext(ctx.state.access));
-  const v4 = new V4Format(context.model);
-  /** The entity as the request asked for it: Strapi 5's shape, or v4's with `Strapi-Response-Format: v4`. */
-  const shaped = (req: Request) => (wantsV4(req.headers[RESPONSE_FORMAT_HEADER]) ? (entity: Entity) => v4.entry(entity, uid) : (entity: Entity) => entity);
-  /** The version a write touched, read back with the populate and fields the request asked for. */
-  const respond = async (req: Request, query: ReadQuery, ref: { documentId: string; locale?: string }, options: WriteOptions) => {
-    const entity = await documents.findOne(uid, ref.documentId, { ...query, status: options.status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) });
-    if (entity === null) throw new NotFoundError();
-    return documentEnvelope(shaped(req)(entity));
-  };
-  const found = (ctx: RouteContext, entity: Entity | null) => {
-    if (entity === null) throw new NotFoundError();
-    return documentEnvelope(shaped(ctx.req)(entity));
-  };
-  const deleted = (ctx: RouteContext) => {
-    // Strapi answers 204 whether or not the document existed.
-    ctx.status = 204;
-    return undefined;
-  };
-
-  if (schema.kind === 'singleType') {
-    return {
-      find: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
-      findOne: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
-      create: async (ctx) => {
-        const query = readQuery(ctx);
-        const options = writeOptions(query);
-        return respond(ctx.req, query, await documents.putSingle(uid, bodyData(ctx), options), options);
-      },
-      update: async (ctx) => {
-        const query = readQuery(ctx);
-        const options = writeOptions(query);
-        return respond(ctx.req, query, await documents.putSingle(uid, bodyData(ctx), options), options);
-      },
-      delete: async (ctx) => {
-        await documents.deleteSingle(uid, deleteOptions(readQuery(ctx)));
-        return deleted(ctx);
-      },
-    };
-  }
-  return {
-    find: async (ctx) => {
-      const query = parseListQuery(ctx.query, queryContext(ctx.state.access));
-      const { results, total } = await documents.findMany(uid, query);
-      return listEnvelope(results.map(shaped(ctx.req)), paginationMeta(query.pagination, total));
-    },
-    findOne: async (ctx) => found(ctx, await documents.findOne(uid, documentIdParam(ctx), readQuery(ctx))),
-    create: async (ctx) => {
-      const query = readQuery(ctx);
-      const options = writeOptions(query);
-      const ref = await documents.create(uid, bodyData(ctx), options);
-      ctx.status = 201;
-      return respond(ctx.req, query, ref, options);
-    },
-    update: async (ctx) => {
-      const query = readQuery(ctx);
-      const options = writeOptions(query);
-      const ref = await documents.update(uid, documentIdParam(ctx), bodyData(ctx), options);
-      if (ref === null) throw new NotFoundError();
-      return respond(ctx.req, query, ref, options);
-    },
-    delete: async (ctx) => {
-      await documents.delete(uid, documentIdParam(ctx), deleteOptions(readQuery(ctx)));
-      return deleted(ctx);
-    },
-  };
-}
-
-/** The raw query string: parsed by our own qs settings, not Express' parser. */
-export function search(req: Request): string {
-  const url = req.originalUrl;
-  const at = url.indexOf('?');
-  return at === -1 ? '' : url.slice(at + 1);
-}
-
-function documentIdParam(ctx: RouteContext): string {
-  const documentId = ctx.params.documentId ?? '';
-  // No row can hold a NUL (column-domains.ts); PostgreSQL would fail on comparing one.
-  if (hasNul(documentId)) throw new ValidationError('Invalid documentId: expected text without NUL (\\u0000) characters', { param: 'documentId' });
-  return documentId;
-}
-
-/** Strapi's `{ data: {...} }` request body. */
-function bodyData(ctx: RouteContext): unknown {
-  const body: unknown = ctx.request.body;
-  if (body === null || typeof body !== 'object' || !('data' in body)) throw new ValidationError('Missing "data" payload in the request body');
-  return (body as { data: unknown }).data;
-}
-
-function writeOptions(query: ReadQuery): WriteOptions {
-  return query.locale === undefined || query.locale === '*' ? { status: query.status } : { status: query.status, locale: query.locale };
-}
-
-function deleteOptions(query: ReadQuery): { locale?: string } {
-  return query.locale === undefined ? {} : { locale: query.locale };
+  const reads = built.flatMap(({ factory, routes: typeRoutes }) => typeRoutes.reads.map((read) => ({ segment: factory.segment, uid: factory.uid, ...read })));
+  return { dispatcher, reads };
 }

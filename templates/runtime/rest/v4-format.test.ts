@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { model } from '../../../generated/src/model.ts';
+import { model } from '../../../test/support/runtime-model.ts';
 import { V4Format, wantsV4 } from './v4-format.ts';
 
 const v4 = new V4Format(model);

@@ -152,18 +152,18 @@ export interface GeneratedFormat {
   readonly format: MediaFormat;
 }
 
-/** Writes every format `facts` call for into `workDir`, one at a time to bound memory. */
-export async function generateFormats(source: FormatSource, facts: ImageFacts, workDir: string): Promise<GeneratedFormat[]> {
+/**
+ * Writes every format `facts` call for into `workDir`, one at a time to bound memory. `urlOf`
+ * is the upload provider's: where a stored file name is served.
+ */
+export async function generateFormats(source: FormatSource, facts: ImageFacts, workDir: string, urlOf: (fileName: string) => string): Promise<GeneratedFormat[]> {
   if (facts.resizeAs === undefined || facts.width === null || facts.height === null) return [];
   const generated: GeneratedFormat[] = [];
   for (const spec of formatsFor(facts.width, facts.height)) {
     const hash = `${spec.name}_${source.hash}`;
     const fileName = `${hash}${source.ext ?? ''}`;
     const stagedPath = resolveInside(workDir, fileName);
-    const info = await sharp(source.path, decoding)
-      .resize({ width: spec.width, height: spec.height, fit: 'inside' })
-      .toFormat(facts.resizeAs)
-      .toFile(stagedPath);
+    const info = await sharp(source.path, decoding).resize({ width: spec.width, height: spec.height, fit: 'inside' }).toFormat(facts.resizeAs).toFile(stagedPath);
     generated.push({
       name: spec.name,
       fileName,
@@ -178,7 +178,7 @@ export async function generateFormats(source: FormatSource, facts: ImageFacts, w
         height: info.height,
         size: bytesToKilobytes(info.size),
         sizeInBytes: info.size,
-        url: `/uploads/${fileName}`,
+        url: urlOf(fileName),
       },
     });
   }

@@ -7,3 +7,4 @@ export type { Authorize, FileEntity, FileListQuery, FindFile, ListFiles, UploadA
 export { decodeMediaFormats, serializeFile, toIsoTimestamp, withUrlSigned } from './serialize.ts';
 export type { FileRow, ListedMediaFile, MediaFile, MediaFormats } from './serialize.ts';
 export type { MediaFormat } from './formats.ts';
+export { checkUploadStorage } from './provider.ts';

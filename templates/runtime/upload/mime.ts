@@ -159,9 +159,7 @@ async function detectType(path: string, undecodable: () => ValidationError): Pro
 }
 
 /** Types file-type can recognise by magic bytes; a file declared as one of them must show them. */
-const magicTypes: ReadonlySet<string> = new Set(
-  [...supportedMimeTypes].map(canonicalMime).filter((mime) => !mime.startsWith('text/') && mime !== 'application/xml'),
-);
+const magicTypes: ReadonlySet<string> = new Set([...supportedMimeTypes].map(canonicalMime).filter((mime) => !mime.startsWith('text/') && mime !== 'application/xml'));
 
 const svgMime = 'image/svg+xml';
 const htmlMimes: ReadonlySet<string> = new Set(['text/html', 'application/xhtml+xml']);
@@ -175,8 +173,7 @@ export async function verifyContentType(path: string, declaredRaw: string, displ
   // Compared in canonical form, stored as declared (normalized): Strapi keeps the client's spelling.
   const stored = normalizeMime(declaredRaw);
   const declared = canonicalMime(stored);
-  const mismatch = (actual: string): ValidationError =>
-    new ValidationError(`The content of "${displayName}" does not match its type ${stored}${actual === '' ? '' : ` (it is ${actual})`}`);
+  const mismatch = (actual: string): ValidationError => new ValidationError(`The content of "${displayName}" does not match its type ${stored}${actual === '' ? '' : ` (it is ${actual})`}`);
 
   const detected = await detectType(path, () => undecodableContent(displayName, declared === genericMime ? undefined : stored));
   const detectedMime = detected === undefined ? undefined : canonicalMime(detected.mime);

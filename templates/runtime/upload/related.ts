@@ -31,7 +31,7 @@ export function splitRelated(populate: unknown): PopulateSplit {
   if (populate === '*') return { related: true, rest: populate };
   if (typeof populate === 'string') return splitList([populate]);
   if (Array.isArray(populate) && populate.every((item) => typeof item === 'string')) return splitList(populate as string[]);
-  if (!isRecord(populate) || !Object.hasOwn(populate, RELATED) && !Object.values(populate).some(isRelatedPath)) return { related: false, rest: populate };
+  if (!isRecord(populate) || (!Object.hasOwn(populate, RELATED) && !Object.values(populate).some(isRelatedPath))) return { related: false, rest: populate };
   const rest: Record<string, unknown> = {};
   let related = false;
   for (const [key, value] of Object.entries(populate)) {
@@ -92,7 +92,9 @@ async function linksOf(db: Queryable, ids: readonly number[]): Promise<Link[]> {
   const m = 'm';
   const sql = joinFragments(
     [
-      fragment(`SELECT ${column(m, 'file_id')} AS ${quote('file')}, ${column(m, 'related_type')} AS ${quote('type')}, ${column(m, 'related_id')} AS ${quote('id')} FROM ${quote(FILE_LINK_TABLE)} ${m} WHERE `),
+      fragment(
+        `SELECT ${column(m, 'file_id')} AS ${quote('file')}, ${column(m, 'related_type')} AS ${quote('type')}, ${column(m, 'related_id')} AS ${quote('id')} FROM ${quote(FILE_LINK_TABLE)} ${m} WHERE `,
+      ),
       inIds(db.dialect, column(m, 'file_id'), ids, 'integer'),
       fragment(` ORDER BY ${column(m, 'file_id')}, ${column(m, 'ord')}, ${column(m, 'id')}`),
     ],

@@ -1,9 +1,10 @@
 /**
  * The SQL of the upload plugin: rows of `files` and their links in `files_related_mph`. Written
- * once for both databases with `?` placeholders; PostgreSQL has no last-insert id, so inserts
- * there return it with `RETURNING id`.
+ * once for every database with `?` placeholders; new rows' ids come back as the database's
+ * Dialect says (`insertReturningId`).
  */
 import type { Queryable, SqlValue } from '../database.ts';
+import { fragment, inIds, insertReturningId, joinFragments } from '../engine/sql.ts';
 import { FILE_LINK_TABLE } from './file-schema.ts';
 import type { FileRow } from './serialize.ts';
 
@@ -40,7 +41,6 @@ export interface NewFileRow {
 }
 
 export async function insertFile(db: Queryable, file: NewFileRow): Promise<number> {
-  const returning = db.dialect === 'postgres' ? ' RETURNING id' : '';
   const params: SqlValue[] = [
     file.documentId,
     file.name,
@@ -60,13 +60,14 @@ export async function insertFile(db: Queryable, file: NewFileRow): Promise<numbe
     file.now,
     file.now,
   ];
-  const result = await db.execute(
-    `INSERT INTO ${FILES_TABLE} (document_id, name, alternative_text, caption, width, height, formats, hash, ext, mime, size, url, provider, folder_path, created_at, updated_at, published_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${returning}`,
-    params,
+  return insertReturningId(
+    db,
+    fragment(
+      `INSERT INTO ${FILES_TABLE} (document_id, name, alternative_text, caption, width, height, formats, hash, ext, mime, size, url, provider, folder_path, created_at, updated_at, published_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      params,
+    ),
   );
-  if (result.lastId === null) throw new Error('the database returned no id for the new file');
-  return Number(result.lastId);
 }
 
 export async function findFileRow(db: Queryable, id: number): Promise<FileRow | undefined> {
@@ -77,7 +78,8 @@ export async function findFileRow(db: Queryable, id: number): Promise<FileRow | 
 /** Rows in the order of `ids`. */
 export async function findFileRows(db: Queryable, ids: readonly number[]): Promise<FileRow[]> {
   if (ids.length === 0) return [];
-  const rows = await db.query<FileRow>(`SELECT * FROM ${FILES_TABLE} WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+  const select = joinFragments([fragment(`SELECT * FROM ${FILES_TABLE} WHERE `), inIds(db.dialect, 'id', ids, 'integer')], '');
+  const rows = await db.query<FileRow>(select.sql, select.params);
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
   return ids.flatMap((id) => {
     const row = byId.get(id);
@@ -97,13 +99,7 @@ export interface FileInfoUpdate {
 }
 
 export async function updateFileInfoRow(db: Queryable, id: number, info: FileInfoUpdate): Promise<void> {
-  await db.execute(`UPDATE ${FILES_TABLE} SET name = ?, alternative_text = ?, caption = ?, updated_at = ? WHERE id = ?`, [
-    info.name,
-    info.alternativeText,
-    info.caption,
-    info.now,
-    id,
-  ]);
+  await db.execute(`UPDATE ${FILES_TABLE} SET name = ?, alternative_text = ?, caption = ?, updated_at = ? WHERE id = ?`, [info.name, info.alternativeText, info.caption, info.now, id]);
 }
 
 /** What replacing a file's content changes; the hash and extension stay, so its URL does too. */
@@ -113,12 +109,15 @@ export interface FileContentUpdate extends FileInfoUpdate {
   readonly formats: string | null;
   readonly mime: string;
   readonly size: number;
+  /** The replacement keeps its name, but a file another provider stored moves to this one. */
+  readonly url: string;
+  readonly provider: string;
 }
 
 export async function updateFileContentRow(db: Queryable, id: number, update: FileContentUpdate): Promise<void> {
   await db.execute(
-    `UPDATE ${FILES_TABLE} SET name = ?, alternative_text = ?, caption = ?, width = ?, height = ?, formats = ?, mime = ?, size = ?, updated_at = ? WHERE id = ?`,
-    [update.name, update.alternativeText, update.caption, update.width, update.height, update.formats, update.mime, update.size, update.now, id],
+    `UPDATE ${FILES_TABLE} SET name = ?, alternative_text = ?, caption = ?, width = ?, height = ?, formats = ?, mime = ?, size = ?, url = ?, provider = ?, updated_at = ? WHERE id = ?`,
+    [update.name, update.alternativeText, update.caption, update.width, update.height, update.formats, update.mime, update.size, update.url, update.provider, update.now, id],
   );
 }
 

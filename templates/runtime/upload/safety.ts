@@ -14,6 +14,7 @@ export class PathEscapeError extends Error {
 }
 
 // C0/C1 controls, and the bidirectional overrides that make `evil‮gnp.exe` read as `evil.exe.png`.
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const invisible = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
 
 /**
@@ -82,10 +83,35 @@ export function storedNameFromUrl(url: string): string | undefined {
  * misses the next active format.
  */
 const inlineExtensions: ReadonlySet<string> = new Set([
-  '.png', '.jpg', '.jpeg', '.jpe', '.gif', '.webp', '.avif', '.bmp', '.ico', '.tif', '.tiff', '.heic', '.heif',
-  '.mp3', '.wav', '.ogg', '.oga', '.opus', '.m4a', '.aac', '.flac', '.weba',
-  '.mp4', '.m4v', '.webm', '.ogv', '.mov',
-  '.pdf', '.txt',
+  '.png',
+  '.jpg',
+  '.jpeg',
+  '.jpe',
+  '.gif',
+  '.webp',
+  '.avif',
+  '.bmp',
+  '.ico',
+  '.tif',
+  '.tiff',
+  '.heic',
+  '.heif',
+  '.mp3',
+  '.wav',
+  '.ogg',
+  '.oga',
+  '.opus',
+  '.m4a',
+  '.aac',
+  '.flac',
+  '.weba',
+  '.mp4',
+  '.m4v',
+  '.webm',
+  '.ogv',
+  '.mov',
+  '.pdf',
+  '.txt',
 ]);
 
 export function servedInline(fileName: string): boolean {

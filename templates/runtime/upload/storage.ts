@@ -1,15 +1,14 @@
 /**
- * The local provider's disk: `<projectRoot>/public/uploads`, served at `/uploads`. Uploads are
- * written to a work folder under `.tmp/` inside it (same file system, so moving a file into place
- * is one atomic link or rename) and only moved into place once their rows are inserted; every
- * move can be undone until the transaction has committed.
+ * The local upload folder, `<projectRoot>/public/uploads`, served at `/uploads`, and the work
+ * folders under its `.tmp/` where uploads are received and formats made, whatever the provider
+ * (on the same file system as the local provider's files, so storing one is one link or rename).
  *
  * A work folder is named after the process that owns it (`work-<host>-<pid>-<random>`), so that a
  * server starting up can tell the leftovers of a killed process from the folders of a live one
  * sharing the upload folder, and remove them before it serves anything.
  */
-import { constants, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { copyFile, link, mkdir, mkdtemp, rename, rm, unlink } from 'node:fs/promises';
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import { resolveInside } from './safety.ts';
@@ -54,18 +53,6 @@ export interface WorkDir {
   remove(): Promise<void>;
 }
 
-/** A file written in a work folder, and the name it gets in the upload folder. */
-export interface StagedFile {
-  readonly stagedPath: string;
-  readonly fileName: string;
-}
-
-/** Files moved into the upload folder, which can still be taken back. */
-export interface Placement {
-  /** Removes what was placed and restores what it displaced. Never throws. */
-  undo(): Promise<void>;
-}
-
 export class UploadFolder {
   readonly root: string;
   readonly tmpRoot: string;
@@ -91,54 +78,6 @@ export class UploadFolder {
     await mkdir(this.tmpRoot, { recursive: true });
     const path = await mkdtemp(join(this.tmpRoot, `work-${host}-${process.pid}-`));
     return { path, remove: () => rm(path, { recursive: true, force: true }).catch(() => undefined) };
-  }
-
-  /**
-   * Moves staged files into place without ever overwriting one: a name that exists already is an
-   * error, and whatever was placed before it is taken back. `displace` names files to move out of
-   * the way first (into `backupDir`), for a replacement that reuses their names; undo puts them back.
-   */
-  async place(files: readonly StagedFile[], displace: { readonly names: readonly string[]; readonly backupDir: string } = { names: [], backupDir: '' }): Promise<Placement> {
-    const placed: string[] = [];
-    const moved: Array<{ from: string; backup: string }> = [];
-    const undo = async (): Promise<void> => {
-      for (const target of placed.splice(0).reverse()) await unlink(target).catch(() => undefined);
-      for (const { from, backup } of moved.splice(0).reverse()) await rename(backup, from).catch(() => undefined);
-    };
-    try {
-      for (const name of new Set(displace.names)) {
-        const from = this.pathOf(name);
-        const backup = resolveInside(displace.backupDir, name);
-        try {
-          await rename(from, backup);
-          moved.push({ from, backup });
-        } catch (error) {
-          if (!isCode(error, 'ENOENT')) throw error;
-        }
-      }
-      for (const file of files) {
-        const target = this.pathOf(file.fileName);
-        await linkExclusive(file.stagedPath, target);
-        placed.push(target);
-      }
-    } catch (error) {
-      await undo();
-      throw error;
-    }
-    return { undo };
-  }
-
-  /** Deletes stored files; missing ones are fine. Returns the names that could not be deleted. */
-  async remove(fileNames: readonly string[]): Promise<string[]> {
-    const failed: string[] = [];
-    for (const name of fileNames) {
-      try {
-        await unlink(this.pathOf(name));
-      } catch (error) {
-        if (!isCode(error, 'ENOENT')) failed.push(name);
-      }
-    }
-    return failed;
   }
 
   /**
@@ -177,26 +116,7 @@ export class UploadFolder {
   }
 }
 
-/**
- * A hard link fails when the target exists, which is exactly "create, never overwrite". On a file
- * system without hard links, an exclusive copy does the same, more slowly.
- */
-async function linkExclusive(from: string, to: string): Promise<void> {
-  try {
-    await link(from, to);
-    return;
-  } catch (error) {
-    if (isCode(error, 'EEXIST')) throw error;
-  }
-  try {
-    await copyFile(from, to, constants.COPYFILE_EXCL);
-  } catch (error) {
-    // A partial copy is ours to remove; an existing file is not.
-    if (!isCode(error, 'EEXIST')) await unlink(to).catch(() => undefined);
-    throw error;
-  }
-}
-
-function isCode(error: unknown, code: string): boolean {
+/** Whether a file-system error has this code. */
+export function isCode(error: unknown, code: string): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
 }

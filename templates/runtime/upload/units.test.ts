@@ -12,18 +12,12 @@ import { bytesToKilobytes, generateHash, slugifyBaseName } from './hash.ts';
 import { canonicalMime, isMimeAllowed, sniffText, verifyContentType } from './mime.ts';
 import { parseFileInfo } from './multipart.ts';
 import { parseFileId } from './repository.ts';
-import {
-  isStoredFileName,
-  PathEscapeError,
-  plainExtension,
-  resolveInside,
-  sanitizeFileName,
-  servedInline,
-  storedNameFromUrl,
-  uploadResponseHeaders,
-} from './safety.ts';
+import { isStoredFileName, PathEscapeError, plainExtension, resolveInside, sanitizeFileName, servedInline, storedNameFromUrl, uploadResponseHeaders } from './safety.ts';
 import { serializeFile, toIsoTimestamp } from './serialize.ts';
+import { LocalProvider } from './provider-local.ts';
+import type { UploadProvider } from './provider.ts';
 import { UploadFolder, workDirOwner } from './storage.ts';
+import { removeStored, storeFiles } from './stored-files.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'capi-upload-units-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -188,7 +182,18 @@ describe('serialization', () => {
   });
 
   it('gives the same JSON for a SQLite row and a PostgreSQL row', () => {
-    const thumbnail = { name: 'thumbnail_a.png', hash: 'thumbnail_a_0123456789', ext: '.png', mime: 'image/png', path: null, width: 245, height: 153, size: 92.25, sizeInBytes: 92247, url: '/uploads/thumbnail_a_0123456789.png' };
+    const thumbnail = {
+      name: 'thumbnail_a.png',
+      hash: 'thumbnail_a_0123456789',
+      ext: '.png',
+      mime: 'image/png',
+      path: null,
+      width: 245,
+      height: 153,
+      size: 92.25,
+      sizeInBytes: 92247,
+      url: '/uploads/thumbnail_a_0123456789.png',
+    };
     const base = {
       id: 3,
       document_id: 'abcdefghijklmnopqrstuvwx',
@@ -211,7 +216,13 @@ describe('serialization', () => {
     const sqlite = serializeFile({ ...base, size: 20.01, formats: JSON.stringify({ thumbnail }), created_at: '2025-01-02T03:04:05.678Z', updated_at: '2025-01-02T03:04:05.678Z' });
     // JSONB: keys by length; NUMERIC and TIMESTAMPTZ as text.
     const jsonb = Object.fromEntries(Object.entries(thumbnail).sort(([a], [b]) => a.length - b.length || (a < b ? -1 : 1)));
-    const postgres = serializeFile({ ...base, size: '20.010000000000000000000000000000', formats: { thumbnail: jsonb }, created_at: '2025-01-02 03:04:05.678+00', updated_at: '2025-01-02 03:04:05.678+00' });
+    const postgres = serializeFile({
+      ...base,
+      size: '20.010000000000000000000000000000',
+      formats: { thumbnail: jsonb },
+      created_at: '2025-01-02 03:04:05.678+00',
+      updated_at: '2025-01-02 03:04:05.678+00',
+    });
     expect(JSON.stringify(postgres)).toBe(JSON.stringify(sqlite));
     expect(sqlite).toMatchObject({ id: 3, size: 20.01, createdAt: '2025-01-02T03:04:05.678Z', publishedAt: null, formats: { thumbnail } });
     expect(Object.keys(sqlite)).not.toContain('folderPath');
@@ -237,21 +248,21 @@ describe('format rules', () => {
 });
 
 describe('the upload folder', () => {
-  const setup = (): { folder: UploadFolder; work: string } => {
+  const setup = (): { folder: UploadFolder; local: LocalProvider; work: string } => {
     const root = mkdtempSync(join(scratch, 'uploads-'));
     const folder = UploadFolder.openSync(root);
     const work = join(folder.tmpRoot, 'work-test');
     mkdirSync(work, { recursive: true });
-    return { folder, work };
+    return { folder, local: new LocalProvider(folder), work };
   };
 
   it('never overwrites, and takes back what it placed when one move fails', async () => {
-    const { folder, work } = setup();
+    const { folder, local, work } = setup();
     writeFileSync(join(work, 'a'), 'A');
     writeFileSync(join(work, 'b'), 'B');
     writeFileSync(folder.pathOf('taken.png'), 'existing');
     await expect(
-      folder.place([
+      storeFiles(local, [
         { stagedPath: join(work, 'a'), fileName: 'new.png' },
         { stagedPath: join(work, 'b'), fileName: 'taken.png' },
       ]),
@@ -261,13 +272,13 @@ describe('the upload folder', () => {
   });
 
   it('displaces files for a replacement and restores them on undo', async () => {
-    const { folder, work } = setup();
+    const { folder, local, work } = setup();
     writeFileSync(folder.pathOf('x.png'), 'old');
     writeFileSync(folder.pathOf('thumbnail_x.png'), 'old thumb');
     writeFileSync(join(work, 'new'), 'new');
     const backupDir = join(work, 'displaced');
     mkdirSync(backupDir);
-    const placement = await folder.place([{ stagedPath: join(work, 'new'), fileName: 'x.png' }], { names: ['x.png', 'thumbnail_x.png', 'missing.png'], backupDir });
+    const placement = await storeFiles(local, [{ stagedPath: join(work, 'new'), fileName: 'x.png' }], { names: ['x.png', 'thumbnail_x.png', 'missing.png'], backupDir });
     expect(readFileSync(folder.pathOf('x.png'), 'utf8')).toBe('new');
     expect(existsSync(folder.pathOf('thumbnail_x.png'))).toBe(false);
     await placement.undo();
@@ -275,12 +286,45 @@ describe('the upload folder', () => {
     expect(readFileSync(folder.pathOf('thumbnail_x.png'), 'utf8')).toBe('old thumb');
   });
 
+  it('is one loop over any provider: a failing put takes back what was stored and restores what was displaced', async () => {
+    const { work } = setup();
+    // A provider in memory whose third put fails: the loop, not the provider, must undo.
+    const objects = new Map<string, string>([
+      ['keep.png', 'old keep'],
+      ['gone.png', 'old gone'],
+    ]);
+    let puts = 0;
+    const memory: UploadProvider = {
+      name: 'memory',
+      urlOf: (name) => `memory:${name}`,
+      storedNames: () => ({ names: [], unknown: [] }),
+      put: async (name, path, _mime, mode) => {
+        if (++puts === 3) throw new Error('simulated put failure');
+        if (mode === 'create' && objects.has(name)) throw new Error('exists');
+        objects.set(name, readFileSync(path, 'utf8'));
+      },
+      copyOut: async (name, path) => {
+        const bytes = objects.get(name);
+        if (bytes === undefined) return null;
+        writeFileSync(path, bytes, { flag: 'wx' });
+        return { mime: 'image/png' };
+      },
+      delete: async (name) => void objects.delete(name),
+    };
+    for (const name of ['keep', 'new', 'third']) writeFileSync(join(work, name), `new ${name}`);
+    const backupDir = join(work, 'memory-backup');
+    mkdirSync(backupDir);
+    const files = ['keep', 'new', 'third'].map((name) => ({ stagedPath: join(work, name), fileName: `${name}.png` }));
+    await expect(storeFiles(memory, files, { names: ['keep.png', 'gone.png'], backupDir })).rejects.toThrow('simulated put failure');
+    expect(Object.fromEntries(objects)).toEqual({ 'keep.png': 'old keep', 'gone.png': 'old gone' });
+  });
+
   it('refuses names that would leave the folder, and removes missing files quietly', async () => {
-    const { folder, work } = setup();
+    const { local, work } = setup();
     writeFileSync(join(work, 'a'), 'A');
-    await expect(folder.place([{ stagedPath: join(work, 'a'), fileName: '../escape.png' }])).rejects.toThrow(PathEscapeError);
-    expect(await folder.remove(['nothing-here.png'])).toEqual([]);
-    expect(await folder.remove(['../../etc/passwd'])).toEqual(['../../etc/passwd']);
+    await expect(storeFiles(local, [{ stagedPath: join(work, 'a'), fileName: '../escape.png' }])).rejects.toThrow(PathEscapeError);
+    expect(await removeStored(local, ['nothing-here.png'])).toEqual([]);
+    expect(await removeStored(local, ['../../etc/passwd'])).toEqual(['../../etc/passwd']);
   });
 
   it('names work folders after their process, and sweeps those of processes that are gone', async () => {

@@ -50,7 +50,12 @@ export function emailProvider(config: EmailConfig, logger: Logger): EmailProvide
       },
     };
   }
-  const transport = nodemailer.createTransport({ host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, ...(config.smtp.auth === undefined ? {} : { auth: { ...config.smtp.auth } }) });
+  const transport = nodemailer.createTransport({
+    host: config.smtp.host,
+    port: config.smtp.port,
+    secure: config.smtp.secure,
+    ...(config.smtp.auth === undefined ? {} : { auth: { ...config.smtp.auth } }),
+  });
   return {
     send: async (message) => {
       await transport.sendMail(withDefaults(message));

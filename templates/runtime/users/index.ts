@@ -39,14 +39,14 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
     accounts,
     documents,
     config: app.config.plugins.usersPermissions,
-    jwtSecret: jwtSecret(process.env),
+    jwtSecret: jwtSecret(app.env ?? process.env),
     email: emailProvider(app.config.plugins.email, app.logger),
     serverUrl: `http://${app.config.server.host}:${app.config.server.port}`,
     plainQuery: parseReadQuery({}, context),
     logger: app.logger,
     passwordMinLength: password?.minLength ?? 6,
   });
-  const limiter = signInLimiter(app.config.plugins.usersPermissions.ratelimit);
+  const limiter = signInLimiter(app.config.plugins.usersPermissions.ratelimit, app.db);
   const routes = usersRoutes({
     service,
     accounts,

@@ -95,7 +95,8 @@ export function accountStore(db: Queryable, model: ModelSchema): AccountStore {
       const entries = Object.entries(values);
       if (entries.length === 0) return;
       const sets = entries.map(([name]) => `${col(name)} = ?`).join(', ');
-      const params = entries.map(([, value]) => (typeof value === 'boolean' && db.dialect === 'sqlite' ? (value ? 1 : 0) : (value ?? null)));
+      // Booleans are bound in each database's form by its driver (Dialect.bindValue).
+      const params = entries.map(([, value]) => value ?? null);
       await db.execute(`UPDATE ${quote(users.table)} SET ${sets}, updated_at = ? WHERE id = ?`, [...params, new Date().toISOString(), id]);
     },
     roles: () => roleRows('ORDER BY id', []),

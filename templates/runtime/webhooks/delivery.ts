@@ -2,7 +2,8 @@
  * Sends the outbox's deliveries after commit. A process claims due rows in a short transaction
  * (PostgreSQL: `FOR UPDATE SKIP LOCKED`, so that two server processes never claim the same row;
  * SQLite's write transactions already run one at a time) by moving their `next_attempt_at` past
- * the request timeout: that lease is what keeps the other processes away while it sends, and what
+ * the time their request may take, counting the requests queued before it for the same endpoint
+ * (an endpoint gets its deliveries one at a time, in write order): that lease is what keeps the other processes away while it sends, and what
  * hands the row to another process when this one dies mid-send. Answers other than 2xx, and
  * unreachable endpoints, are retried with exponential backoff up to `maxAttempts`; every result
  * is logged and kept on the row (`attempts`, `last_status`, `last_error`). Delivered rows are
@@ -10,6 +11,7 @@
  */
 import { createHmac } from 'node:crypto';
 import type { Database, Queryable } from '../database.ts';
+import { fragment, inIds, joinFragments } from '../engine/sql.ts';
 import type { Logger } from '../logger.ts';
 import type { WebhookConfig } from './config.ts';
 import { OUTBOX_TABLE } from './outbox.ts';
@@ -70,7 +72,7 @@ export function startDelivery(db: Database, webhooks: readonly WebhookConfig[], 
     for (;;) {
       again = false;
       const rows = await claim(db, [...byName.keys()], timing);
-      await Promise.all(rows.map((row) => deliver(db, row, byName.get(row.webhook), logger, timing)));
+      await Promise.all([...byEndpoint(rows).values()].map((queue) => deliverInOrder(db, queue, byName, logger, timing)));
       if (rows.length < BATCH && !again) return;
     }
   };
@@ -113,16 +115,43 @@ async function claim(db: Database, names: readonly string[], timing: DeliveryTim
   if (names.length === 0) return [];
   return db.transaction(async (tx) => {
     const now = new Date();
-    const lock = tx.dialect === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
+    const lock = tx.dialect.rowLock('updateSkipLocked');
     const rows = await tx.query<OutboxRow>(
       `SELECT id, webhook, event, payload, attempts FROM "${OUTBOX_TABLE}" WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND webhook IN (${names.map(() => '?').join(', ')}) ORDER BY id LIMIT ${BATCH}${lock}`,
       [now.toISOString(), ...names],
     );
     if (rows.length === 0) return rows;
-    const leaseEnds = new Date(now.getTime() + timing.timeoutMs + 1000).toISOString();
-    await tx.execute(`UPDATE "${OUTBOX_TABLE}" SET next_attempt_at = ? WHERE id IN (${rows.map(() => '?').join(', ')})`, [leaseEnds, ...rows.map((r) => Number(r.id))]);
+    // An endpoint's rows are sent one after another, so the k-th of them may wait for k-1 requests
+    // before its own: its lease covers those requests plus its own (one UPDATE per position).
+    const byPosition: number[][] = [];
+    for (const queue of byEndpoint(rows).values()) queue.forEach((row, position) => (byPosition[position] ??= []).push(Number(row.id)));
+    for (const [position, ids] of byPosition.entries()) {
+      const leaseEnds = new Date(now.getTime() + (position + 1) * timing.timeoutMs + 1000).toISOString();
+      const lease = joinFragments([fragment(`UPDATE "${OUTBOX_TABLE}" SET next_attempt_at = ? WHERE `, [leaseEnds]), inIds(tx.dialect, 'id', ids, 'integer')], '');
+      await tx.execute(lease.sql, lease.params);
+    }
     return rows;
   });
+}
+
+/** The claimed rows per endpoint, each list in outbox (write) order. */
+function byEndpoint(rows: readonly OutboxRow[]): Map<string, OutboxRow[]> {
+  const queues = new Map<string, OutboxRow[]>();
+  for (const row of rows) {
+    const queue = queues.get(row.webhook);
+    if (queue === undefined) queues.set(row.webhook, [row]);
+    else queue.push(row);
+  }
+  return queues;
+}
+
+/**
+ * One endpoint's rows, one request at a time: a receiver sees `entry.create` before the
+ * `entry.publish` of the same write, as written. Endpoints are still served in parallel, so a
+ * slow one does not hold up the others.
+ */
+async function deliverInOrder(db: Queryable, queue: readonly OutboxRow[], byName: ReadonlyMap<string, WebhookConfig>, logger: Logger, timing: DeliveryTiming): Promise<void> {
+  for (const row of queue) await deliver(db, row, byName.get(row.webhook), logger, timing);
 }
 
 async function deliver(db: Queryable, row: OutboxRow, webhook: WebhookConfig | undefined, logger: Logger, timing: DeliveryTiming): Promise<void> {
@@ -137,7 +166,13 @@ async function deliver(db: Queryable, row: OutboxRow, webhook: WebhookConfig | u
     return;
   }
   if (attempt >= timing.maxAttempts) {
-    await db.execute(`UPDATE "${OUTBOX_TABLE}" SET failed_at = ?, attempts = ?, last_status = ?, last_error = ? WHERE id = ?`, [now.toISOString(), attempt, outcome.status, outcome.error, Number(row.id)]);
+    await db.execute(`UPDATE "${OUTBOX_TABLE}" SET failed_at = ?, attempts = ?, last_status = ?, last_error = ? WHERE id = ?`, [
+      now.toISOString(),
+      attempt,
+      outcome.status,
+      outcome.error,
+      Number(row.id),
+    ]);
     logger.error({ ...log, status: outcome.status, error: outcome.error }, 'webhook delivery failed for good');
     return;
   }

@@ -23,9 +23,7 @@ export interface ParsedObject {
 }
 
 /** A media value: the files it becomes, or files to add and remove (multiple media). */
-export type MediaInput =
-  | { readonly kind: 'set'; readonly fileIds: readonly number[] }
-  | { readonly kind: 'patch'; readonly connect: readonly number[]; readonly disconnect: readonly number[] };
+export type MediaInput = { readonly kind: 'set'; readonly fileIds: readonly number[] } | { readonly kind: 'patch'; readonly connect: readonly number[]; readonly disconnect: readonly number[] };
 
 export type ParsedValue =
   | { readonly kind: 'scalar'; readonly field: ScalarField; readonly value: ColumnValue }

@@ -1,7 +1,8 @@
 /**
  * Walking from a row to the rows one relation, component or media attribute reaches, as SQL
- * tables with join conditions. Filters wrap a walk in EXISTS, sorts in a correlated MIN/MAX
- * subquery. Relation targets are selected like populated ones: the root's status, and for a
+ * tables with join conditions. Sorts wrap a walk in a correlated MIN/MAX subquery; filters read
+ * it as key sets (`outer IN (SELECT inner ...)`, see `KeyedWalk`), which the database computes
+ * once from its indexes instead of once per outer row. Relation targets are selected like populated ones: the root's status, and for a
  * localized target the locale of the row it is reached from.
  */
 import type { Dialect, SqlValue } from '../database.ts';
@@ -9,7 +10,7 @@ import type { Status } from '../query/types.ts';
 import type { Field } from '../schema.ts';
 import { FILE_LINK_TABLE, UPLOAD_FILE_UID } from '../upload/file-schema.ts';
 import type { Registry, TypeInfo } from './registry.ts';
-import { and, column, fragment, joinFragments, quote, type Fragment } from './sql.ts';
+import { and, column, fragment, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
 import { statusCondition } from './versions.ts';
 
 /** Rows of one type under an alias, as a filter or sort sees them. */
@@ -51,9 +52,32 @@ export interface JoinedTable {
   readonly on: Fragment;
 }
 
+/**
+ * The same walk as sets of keys, for filters (filters.ts): the outer rows whose `outer` column is
+ * one of the `inner` keys of the first table's rows that satisfy `where` and, when the walk goes
+ * on through a second table (`via`: a relation's target, a media link's file), whose `via.column`
+ * is one of the `via.key`s of that table's rows satisfying `via.where` and the filter:
+ *
+ *   outer IN (SELECT inner FROM first WHERE where AND via.column IN (SELECT via.key FROM second WHERE via.where AND filter))
+ *
+ * Each set is computed once from its indexes and the outer rows are looked up by key, where a
+ * correlated EXISTS visited every outer row (a relation filter over 100k articles on SQLite:
+ * 3 req/s). Every key is a NOT NULL column, so `NOT (... IN ...)` negates exactly. A localized
+ * target reached from localized rows shares their locale: that condition refers to the outer row,
+ * and only then is the set computed per outer row, as EXISTS was.
+ */
+export interface KeyedWalk {
+  readonly outer: string;
+  readonly inner: string;
+  readonly table: Fragment;
+  readonly where: Fragment;
+  readonly via?: { readonly column: string; readonly key: string; readonly table: Fragment; readonly where: Fragment };
+}
+
 export interface Hop {
   readonly tables: readonly JoinedTable[];
   readonly scope: Scope;
+  readonly keyed: KeyedWalk;
 }
 
 /** One step from `scope` through the attribute `name` (relation, component or media). */
@@ -66,49 +90,62 @@ export function hop(ctx: PlanContext, scope: Scope, name: string): Hop {
       const target = ctx.registry.type(field.target);
       const l = ctx.alias('l');
       const t = ctx.alias('t');
-      const targetConditions: Fragment[] = [
-        field.owner
-          ? fragment(`${column(t, 'document_id')} = ${column(l, 'target_document_id')}`)
-          : fragment(`${column(t, 'id')} = ${column(l, 'entity_id')}`),
+      const targetJoin = and([
+        field.owner ? fragment(`${column(t, 'document_id')} = ${column(l, 'target_document_id')}`) : fragment(`${column(t, 'id')} = ${column(l, 'entity_id')}`),
         statusCondition(target, t, ctx.status),
+      ]);
+      const locale = target.localized && scope.locale !== undefined ? joinFragments([fragment(`${column(t, 'locale')} = `), scope.locale], '') : undefined;
+      const [outerKey, innerKey] = field.owner ? [column(from, 'id'), column(l, 'entity_id')] : [column(from, 'document_id'), column(l, 'target_document_id')];
+      const targetScope: Scope = { type: target, alias: t, locale: scopeLocale(ctx, target, t) };
+      const tables: JoinedTable[] = [
+        { table: field.linkTable, alias: l, on: fragment(`${innerKey} = ${outerKey}`) },
+        { table: target.table, alias: t, on: locale === undefined ? targetJoin : and([targetJoin, locale]) },
       ];
-      if (target.localized && scope.locale !== undefined) {
-        targetConditions.push(joinFragments([fragment(`${column(t, 'locale')} = `), scope.locale], ''));
-      }
-      const link = field.owner
-        ? fragment(`${column(l, 'entity_id')} = ${column(from, 'id')}`)
-        : fragment(`${column(l, 'target_document_id')} = ${column(from, 'document_id')}`);
-      return {
-        tables: [
-          { table: field.linkTable, alias: l, on: link },
-          { table: target.table, alias: t, on: and(targetConditions) },
-        ],
-        scope: { type: target, alias: t, locale: scopeLocale(ctx, target, t) },
+      const keyed: KeyedWalk = {
+        outer: outerKey,
+        inner: innerKey,
+        table: fragment(`${quote(field.linkTable)} ${l}`),
+        where: TRUE,
+        via: {
+          column: field.owner ? column(l, 'target_document_id') : column(l, 'entity_id'),
+          key: field.owner ? column(t, 'document_id') : column(t, 'id'),
+          table: fragment(`${quote(target.table)} ${t}`),
+          where: and([statusCondition(target, t, ctx.status), locale ?? TRUE]),
+        },
       };
+      return { tables, scope: targetScope, keyed };
     }
     case 'component': {
       const component = ctx.registry.type(field.component);
       const c = ctx.alias('c');
-      const owner = fragment(
-        `${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${column(from, 'id')}`,
-        [scope.type.uid, name],
-      );
-      return { tables: [{ table: component.table, alias: c, on: owner }], scope: { type: component, alias: c, locale: scope.locale } };
+      const slot = fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ?`, [scope.type.uid, name]);
+      const owner = joinFragments([slot, fragment(`${column(c, 'entity_id')} = ${column(from, 'id')}`)], ' AND ');
+      return {
+        tables: [{ table: component.table, alias: c, on: owner }],
+        scope: { type: component, alias: c, locale: scope.locale },
+        keyed: { outer: column(from, 'id'), inner: column(c, 'entity_id'), table: fragment(`${quote(component.table)} ${c}`), where: slot },
+      };
     }
     case 'media': {
       const files = ctx.registry.type(UPLOAD_FILE_UID);
       const m = ctx.alias('m');
       const f = ctx.alias('f');
-      const link = fragment(
-        `${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ? AND ${column(m, 'related_id')} = ${column(from, 'id')}`,
-        [scope.type.uid, name],
-      );
+      const slot = fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ?`, [scope.type.uid, name]);
+      const link = joinFragments([slot, fragment(`${column(m, 'related_id')} = ${column(from, 'id')}`)], ' AND ');
+      const fileJoin = `${column(f, 'id')} = ${column(m, 'file_id')}`;
       return {
         tables: [
           { table: FILE_LINK_TABLE, alias: m, on: link },
-          { table: files.table, alias: f, on: fragment(`${column(f, 'id')} = ${column(m, 'file_id')}`) },
+          { table: files.table, alias: f, on: fragment(fileJoin) },
         ],
         scope: { type: files, alias: f, locale: undefined },
+        keyed: {
+          outer: column(from, 'id'),
+          inner: column(m, 'related_id'),
+          table: fragment(`${quote(FILE_LINK_TABLE)} ${m}`),
+          where: slot,
+          via: { column: column(m, 'file_id'), key: column(f, 'id'), table: fragment(`${quote(files.table)} ${f}`), where: TRUE },
+        },
       };
     }
     default:

@@ -8,6 +8,7 @@
  * from the filter alone and with SQL's three-valued logic, whether the row of NULLs matches, so
  * that the engine adds "or there is no related row" exactly when Strapi's join would match.
  */
+import { OPERATOR_SPECS, takesList } from '../../contract/operators.ts';
 import type { Filter, FilterScalar, FilterValue, Operator } from '../query/types.ts';
 
 /** SQL's three truth values. */
@@ -34,47 +35,14 @@ function onNulls(filter: Filter): Truth {
   }
 }
 
-/** The operators whose value is a list as a whole; every other operator ORs over a list. */
-const LIST_OPERATORS: ReadonlySet<Operator> = new Set(['in', 'notIn', 'between']);
-
-/** A condition on a NULL column (engine/filters.ts states the SQL of each operator). */
+/** A condition on a NULL column: its operator's `onNull` in the contract's OPERATORS table. */
 function conditionOnNull(operator: Operator, value: FilterValue): Truth {
-  if (Array.isArray(value) && !LIST_OPERATORS.has(operator)) return any(value.map((item: FilterScalar) => conditionOnNull(operator, item)));
+  // Every operator of one value reads a list as "any of them".
+  if (Array.isArray(value) && !takesList(operator)) return any(value.map((item: FilterScalar) => conditionOnNull(operator, item)));
   const single = Array.isArray(value) ? (value[0] ?? null) : value;
-  switch (operator) {
-    case 'null':
-      return single === true ? 'true' : 'false';
-    case 'notNull':
-      return single === true ? 'false' : 'true';
-    // `= null` and the text operators with a null value are IS NULL; `<> null` is IS NOT NULL.
-    case 'eq':
-    case 'eqi':
-    case 'containsi':
-    case 'startsWithi':
-    case 'endsWithi':
-      return single === null ? 'true' : 'unknown';
-    case 'ne':
-    case 'nei':
-    case 'notContainsi':
-      return single === null ? 'false' : 'unknown';
-    // The case-sensitive text operators read an empty needle as IS NOT NULL.
-    case 'contains':
-    case 'startsWith':
-    case 'endsWith':
-      return single === null ? 'true' : single === '' ? 'false' : 'unknown';
-    case 'notContains':
-      return single === null ? 'false' : single === '' ? 'true' : 'unknown';
-    case 'in':
-      return Array.isArray(value) && value.length === 0 ? 'false' : 'unknown';
-    case 'notIn':
-      return Array.isArray(value) && value.length === 0 ? 'true' : 'unknown';
-    case 'lt':
-    case 'lte':
-    case 'gt':
-    case 'gte':
-    case 'between':
-      return 'unknown';
-  }
+  const items = Array.isArray(value) ? value : [value];
+  const truth = OPERATOR_SPECS[operator].onNull(single, items);
+  return truth === null ? 'unknown' : truth ? 'true' : 'false';
 }
 
 function all(values: readonly Truth[]): Truth {

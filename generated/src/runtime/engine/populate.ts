@@ -125,7 +125,7 @@ function nodeProjection(ctx: LoadContext, type: TypeInfo, node: PopulateNode, co
 }
 
 /** A sort inside a populate adds the field it sorts by to the returned fields, as Strapi does. */
-function withSortFields(fields: readonly string[] | undefined, sort: readonly SortItem[] | undefined): readonly string[] | undefined {
+export function withSortFields(fields: readonly string[] | undefined, sort: readonly SortItem[] | undefined): readonly string[] | undefined {
   if (fields === undefined || sort === undefined) return fields;
   const extra = sort.filter((item) => item.path.length === 1).map((item) => item.path[0]!);
   return extra.every((name) => fields.includes(name)) ? fields : [...fields, ...extra.filter((name) => !fields.includes(name))];
@@ -224,8 +224,7 @@ function relationWalk(ctx: LoadContext, field: RelationField, parents: readonly 
   const parentColumn = column(L, field.owner ? 'entity_id' : 'target_document_id');
   const on = field.owner ? `${column(T, 'document_id')} = ${column(L, 'target_document_id')}` : `${column(T, 'id')} = ${column(L, 'entity_id')}`;
   const locales = new Set(parents.map((p) => p.locale));
-  const localeRestriction =
-    target.localized && !locales.has(undefined) ? inIds(ctx.dialect, column(T, 'locale'), [...locales] as string[], 'text') : TRUE;
+  const localeRestriction = target.localized && !locales.has(undefined) ? inIds(ctx.dialect, column(T, 'locale'), [...locales] as string[], 'text') : TRUE;
   const { where, order } = nodeConditions(plan, scope, node);
   return {
     target,
@@ -321,10 +320,7 @@ async function loadMedia(ctx: LoadContext, owner: TypeInfo, key: string, field: 
     kind: 'integer',
     select: `${column(m, 'related_id')} AS ${quote(PARENT_KEY)}, ${projection.select(f)}`,
     from: `${quote(FILE_LINK_TABLE)} ${m} JOIN ${quote(files.table)} ${f} ON ${column(f, 'id')} = ${column(m, 'file_id')}`,
-    where: and([
-      fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ? AND ${column(m, 'related_id')} = ${IDS}.value`, [owner.uid, key]),
-      where,
-    ]),
+    where: and([fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ? AND ${column(m, 'related_id')} = ${IDS}.value`, [owner.uid, key]), where]),
     order: [...order, fragment(column(m, 'ord')), fragment(column(m, 'id'))],
   });
   const rows = await run(ctx, sql);
@@ -349,10 +345,7 @@ function componentWalk(ctx: LoadContext, owner: TypeInfo, key: string, component
     c,
     groups,
     from: `${quote(component.table)} ${c}`,
-    where: and([
-      fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${IDS}.value`, [owner.uid, key]),
-      where,
-    ]),
+    where: and([fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${IDS}.value`, [owner.uid, key]), where]),
     order,
   };
 }
@@ -427,14 +420,7 @@ interface ZoneEntry {
   readonly entity: Entity;
 }
 
-async function loadDynamicZone(
-  ctx: LoadContext,
-  owner: TypeInfo,
-  key: string,
-  field: DynamicZoneField,
-  parents: readonly Parent[],
-  node: PopulateNode,
-): Promise<void> {
+async function loadDynamicZone(ctx: LoadContext, owner: TypeInfo, key: string, field: DynamicZoneField, parents: readonly Parent[], node: PopulateNode): Promise<void> {
   // Components not listed under `on` are dropped, as Strapi does; the parser lists them all by default.
   const kinds: Readonly<Record<string, PopulateNode>> = node.on ?? Object.fromEntries(field.components.map((uid) => [uid, {}]));
   const entries = new Map<Parent, ZoneEntry[]>();

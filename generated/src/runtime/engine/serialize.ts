@@ -8,6 +8,7 @@
  * for a count) in schema
  * order; loaders then fill them in. Attributes not populated are absent, as in Strapi.
  */
+import { SCALAR_TYPES } from '../../contract/scalar-types.ts';
 import type { Dialect, Row } from '../database.ts';
 import type { Entity } from './types.ts';
 import type { ScalarColumn, TypeInfo } from './registry.ts';
@@ -33,6 +34,14 @@ export interface ProjectionSpec {
 export interface Projection {
   /** The SELECT list for rows at `alias`. Localized types add `__locale`, which loaders read. */
   select(alias: string): string;
+  /**
+   * The returned columns as expressions for a JSON array constructor (json_array /
+   * json_build_array), in a form JSON keeps exactly (bigintegers as text); `buildFrom` reads the
+   * parsed array back. Positions instead of keys: half the bytes to build and to parse.
+   */
+  jsonValues(alias: string): readonly string[];
+  /** The entity from `jsonValues`' parsed array, starting at `offset`. */
+  buildFrom(values: readonly unknown[], offset: number): Entity;
   build(row: Row): Entity;
 }
 
@@ -73,6 +82,7 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
   if (localizations !== undefined) slots.push({ kind: 'empty', key: 'localizations', many: true, count: localizations.count === true });
 
   const selects = new Map<string, string>();
+  const values = new Map<string, readonly string[]>();
   return {
     select(alias) {
       let list = selects.get(alias);
@@ -83,6 +93,34 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
         selects.set(alias, list);
       }
       return list;
+    },
+    jsonValues(alias) {
+      let list = values.get(alias);
+      if (list === undefined) {
+        list = selected.map((scalar) => jsonExpr(dialect, alias, scalar));
+        values.set(alias, list);
+      }
+      return list;
+    },
+    buildFrom(row, offset) {
+      const entity: Entity = {};
+      let next = offset;
+      for (const slot of slots) {
+        switch (slot.kind) {
+          case 'value': {
+            const raw = row[next++];
+            entity[slot.key] = slot.decode === undefined ? (raw ?? null) : slot.decode(raw);
+            break;
+          }
+          case 'empty':
+            entity[slot.key] = slot.count ? { count: 0 } : slot.many ? [] : null;
+            break;
+          case 'constant':
+            entity[slot.key] = slot.value;
+            break;
+        }
+      }
+      return entity;
     },
     build(row) {
       const entity: Entity = {};
@@ -109,5 +147,15 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
 /** SQLite hands integers to JavaScript as doubles: bigintegers are read as text to keep every digit. */
 function selectExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
   const expr = column(alias, scalar.column);
-  return dialect === 'sqlite' && scalar.type === 'biginteger' ? `CAST(${expr} AS TEXT)` : expr;
+  return travelsAsText(scalar) ? dialect.selectBigInteger(expr) : expr;
+}
+
+/** JSON numbers are doubles once parsed: bigintegers travel as text on both databases. */
+function jsonExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
+  return travelsAsText(scalar) ? dialect.textCast(column(alias, scalar.column)) : column(alias, scalar.column);
+}
+
+/** Bigintegers are served as digit strings (the contract's `serialize`). */
+function travelsAsText(scalar: ScalarColumn): boolean {
+  return SCALAR_TYPES[scalar.type].serialize === 'biginteger';
 }

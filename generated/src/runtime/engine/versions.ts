@@ -26,13 +26,7 @@ export function localeCondition(type: TypeInfo, alias: string, locale: string | 
  * The rows of a root read already have the status asked, so each refinement reduces to whether
  * a sibling of the OTHER status exists (and how its updated_at compares, for modified/unmodified).
  */
-export function publicationCondition(
-  type: TypeInfo,
-  alias: string,
-  status: Status,
-  publicationFilter: PublicationFilter | undefined,
-  hasPublishedVersion: boolean | undefined,
-): Fragment {
+export function publicationCondition(type: TypeInfo, alias: string, status: Status, publicationFilter: PublicationFilter | undefined, hasPublishedVersion: boolean | undefined): Fragment {
   if (!type.draftAndPublish) return TRUE;
   const parts: Fragment[] = [];
   const drafts = status === 'draft';

@@ -14,7 +14,7 @@ import type { Owner, WriteContext } from './write-context.ts';
 import { patchMedia, replaceMedia } from './write-media.ts';
 import { writeRelation } from './write-relations.ts';
 import { componentOf } from './write-schema.ts';
-import { q } from './write-sql.ts';
+import { quote } from './sql.ts';
 
 /** The plan's scalar columns, as [column, value] pairs. */
 export function scalarColumns(data: ParsedObject): [string, ColumnValue][] {
@@ -26,7 +26,7 @@ export function scalarColumns(data: ParsedObject): [string, ColumnValue][] {
 /** Sets columns of an existing row (plus extra system columns such as updated_at). */
 export async function updateColumns(ctx: WriteContext, table: string, id: number, columns: readonly (readonly [string, SqlValue])[]): Promise<void> {
   if (columns.length === 0) return;
-  await ctx.db.execute(`UPDATE ${q(table)} SET ${columns.map(([c]) => `${q(c)} = ?`).join(', ')} WHERE id = ?`, [...columns.map(([, v]) => v), id]);
+  await ctx.db.execute(`UPDATE ${quote(table)} SET ${columns.map(([c]) => `${quote(c)} = ?`).join(', ')} WHERE id = ?`, [...columns.map(([, v]) => v), id]);
 }
 
 /**

@@ -13,7 +13,7 @@ import { messages } from './body-messages.ts';
 import type { MediaUse, RelationUse, UniqueUse } from './body-types.ts';
 import { contentTypeOf } from './write-schema.ts';
 import { isRowId } from '../column-domains.ts';
-import { keyShare, marks, q } from './write-sql.ts';
+import { fragment, inIds, joinFragments, keyShare, quote } from './sql.ts';
 
 export interface Source {
   readonly schema: ContentTypeSchema;
@@ -33,7 +33,7 @@ export function targetLocale(target: ContentTypeSchema, itemLocale: string | und
  * Throws `Document with id "…", locale "…" not found` for the first document a relation names
  * that does not exist (in the locale, and for a draft & publish target linked from a type
  * without it with `status: 'published'`, with a published version). The rows found are locked
- * against deletion until the write ends (write-sql.ts keyShare): a concurrent delete of a target
+ * against deletion until the write ends (sql.ts keyShare): a concurrent delete of a target
  * either waits for this write, then removes its links, or makes this check fail.
  */
 export async function assertRelationTargets(db: Queryable, model: ModelSchema, i18n: I18nConfig, source: Source, uses: readonly RelationUse[]): Promise<void> {
@@ -57,10 +57,15 @@ export async function assertRelationTargets(db: Queryable, model: ModelSchema, i
   for (const [key, group] of groups) {
     const table = contentTypeOf(model, group.uid).table;
     const ids = [...group.ids];
-    const rows = await db.query<{ document_id: string }>(
-      `SELECT document_id FROM ${q(table)} WHERE document_id IN (${marks(ids.length)})${group.locale === null ? '' : ' AND locale = ?'}${group.published ? ' AND published_at IS NOT NULL' : ''}${keyShare(db)}`,
-      group.locale === null ? ids : [...ids, group.locale],
+    const select = joinFragments(
+      [
+        fragment(`SELECT document_id FROM ${quote(table)} WHERE `),
+        inIds(db.dialect, 'document_id', ids, 'text'),
+        fragment(`${group.locale === null ? '' : ' AND locale = ?'}${group.published ? ' AND published_at IS NOT NULL' : ''}${keyShare(db)}`, group.locale === null ? [] : [group.locale]),
+      ],
+      '',
     );
+    const rows = await db.query<{ document_id: string }>(select.sql, select.params);
     for (const row of rows) found.add(`${key}\u0000${row.document_id}`);
   }
   for (const w of wanted) {
@@ -98,10 +103,8 @@ export async function checkLinkedRows(
     const ids = [...entry.all].filter(isRowId);
     const byId = new Map<number, string>();
     if (ids.length > 0) {
-      const rows = await db.query<{ id: number | string; document_id: string }>(
-        `SELECT id, document_id FROM ${q(contentTypeOf(model, uid).table)} WHERE id IN (${marks(ids.length)})${keyShare(db)}`,
-        ids,
-      );
+      const select = joinFragments([fragment(`SELECT id, document_id FROM ${quote(contentTypeOf(model, uid).table)} WHERE `), inIds(db.dialect, 'id', ids, 'integer'), fragment(keyShare(db))], '');
+      const rows = await db.query<{ id: number | string; document_id: string }>(select.sql, select.params);
       for (const row of rows) byId.set(Number(row.id), row.document_id);
     }
     documents.set(uid, byId);
@@ -123,7 +126,8 @@ async function fileMimes(db: Queryable, uses: readonly MediaUse[]): Promise<Map<
   const ids = [...new Set(uses.flatMap((u) => u.fileIds))].filter(isRowId);
   const files = new Map<number, string>();
   if (ids.length === 0) return files;
-  const rows = await db.query<{ id: number | string; mime: string }>(`SELECT id, mime FROM ${q(uploadFileSchema.table)} WHERE id IN (${marks(ids.length)})${keyShare(db)}`, ids);
+  const select = joinFragments([fragment(`SELECT id, mime FROM ${quote(uploadFileSchema.table)} WHERE `), inIds(db.dialect, 'id', ids, 'integer'), fragment(keyShare(db))], '');
+  const rows = await db.query<{ id: number | string; mime: string }>(select.sql, select.params);
   for (const row of rows) files.set(Number(row.id), row.mime);
   return files;
 }
@@ -154,11 +158,11 @@ export function fileCategory(mime: string): string {
  * holds the value (Strapi checks published versions only; a document's own versions share it).
  */
 export async function checkUnique(db: Queryable, source: Source, documentId: string, uses: readonly UniqueUse[], issues: Issues): Promise<void> {
-  const table = q(source.schema.table);
+  const table = quote(source.schema.table);
   for (const use of uses) {
     const params = [use.value, documentId, ...(source.locale === null ? [] : [source.locale])];
     const rows = await db.query(
-      `SELECT 1 AS taken FROM ${table} WHERE ${q(use.field.column)} = ? AND document_id <> ? AND published_at IS NOT NULL${source.locale === null ? '' : ' AND locale = ?'} LIMIT 1`,
+      `SELECT 1 AS taken FROM ${table} WHERE ${quote(use.field.column)} = ? AND document_id <> ? AND published_at IS NOT NULL${source.locale === null ? '' : ' AND locale = ?'} LIMIT 1`,
       params,
     );
     if (rows.length > 0) issues.add(use.path, messages.unique(), use.value);

@@ -27,7 +27,7 @@ import { copyAttributes, copyVersion } from './publish-copy.ts';
 import { loadVersionTree } from './publish-load.ts';
 import { lockInverseOwners, mirrorInverseRelations } from './write-relations.ts';
 import { resolveRowTargets } from './write-resolve.ts';
-import { documentLockKey, insertRow, lockKey, q } from './write-sql.ts';
+import { documentLockKey, insertRow, lockKey, quote } from './sql.ts';
 
 export interface Hasher {
   (password: string): Promise<string>;
@@ -111,7 +111,7 @@ export async function updateDocument(
 
 /** False when there was nothing to delete. */
 export async function deleteDocument(ctx: WriteContext, schema: ContentTypeSchema, documentId: string, options: DeleteOptions): Promise<boolean> {
-  let sql = `SELECT id FROM ${q(schema.table)} WHERE document_id = ?`;
+  let sql = `SELECT id FROM ${quote(schema.table)} WHERE document_id = ?`;
   const params: string[] = [documentId];
   if (schema.localized && options.locale !== '*') {
     sql += ' AND locale = ?';
@@ -119,20 +119,25 @@ export async function deleteDocument(ctx: WriteContext, schema: ContentTypeSchem
   }
   const rows = await ctx.db.query<{ id: number | string }>(sql, params);
   if (rows.length === 0) return false;
-  await deleteVersionRows(ctx.db, ctx.model, schema, rows.map((r) => Number(r.id)));
+  await deleteVersionRows(
+    ctx.db,
+    ctx.model,
+    schema,
+    rows.map((r) => Number(r.id)),
+  );
   await deleteLinksToDocument(ctx.db, ctx.model, schema, documentId);
   return true;
 }
 
 /** The document of a single type, if it has one. */
 export async function singleDocumentId(ctx: WriteContext, schema: ContentTypeSchema): Promise<string | undefined> {
-  const rows = await ctx.db.query<{ document_id: string }>(`SELECT document_id FROM ${q(schema.table)} ORDER BY id LIMIT 1`);
+  const rows = await ctx.db.query<{ document_id: string }>(`SELECT document_id FROM ${quote(schema.table)} ORDER BY id LIMIT 1`);
   return rows[0]?.document_id;
 }
 
 async function versionsOf(ctx: WriteContext, schema: ContentTypeSchema, documentId: string): Promise<VersionRow[]> {
   const rows = await ctx.db.query<{ id: number | string; locale?: string; published_at: unknown; created_at: unknown }>(
-    `SELECT id, created_at, published_at${schema.localized ? ', locale' : ''} FROM ${q(schema.table)} WHERE document_id = ? ORDER BY id`,
+    `SELECT id, created_at, published_at${schema.localized ? ', locale' : ''} FROM ${quote(schema.table)} WHERE document_id = ? ORDER BY id`,
     [documentId],
   );
   return rows.map((r) => ({
@@ -227,15 +232,7 @@ async function publish(ctx: WriteContext, schema: ContentTypeSchema, documentId:
 }
 
 /** Copies `names` (non-localized attributes) from `fromId` to the document's other locales' versions of `status`. */
-async function syncLocales(
-  ctx: WriteContext,
-  schema: ContentTypeSchema,
-  documentId: string,
-  locale: string | null,
-  fromId: number,
-  status: VersionStatus,
-  names: ReadonlySet<string>,
-): Promise<void> {
+async function syncLocales(ctx: WriteContext, schema: ContentTypeSchema, documentId: string, locale: string | null, fromId: number, status: VersionStatus, names: ReadonlySet<string>): Promise<void> {
   if (!schema.localized || names.size === 0) return;
   const others = (await versionsOf(ctx, schema, documentId)).filter((v) => v.locale !== locale && v.published === (status === 'published'));
   for (const other of others) {

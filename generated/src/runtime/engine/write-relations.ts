@@ -20,7 +20,7 @@ import type { Owner, Version, WriteContext } from './write-context.ts';
 import { nextList } from './write-order.ts';
 import { contentTypeOf, isContentType } from './write-schema.ts';
 import { isRowId } from '../column-domains.ts';
-import { documentLockKey, keyShare, lockKey, marks, q } from './write-sql.ts';
+import { deleteRows, documentLockKey, fragment, inIds, joinFragments, keyShare, lockKey, quote } from './sql.ts';
 
 interface LinkRow {
   readonly id: number | string;
@@ -34,10 +34,8 @@ export async function writeRelation(ctx: WriteContext, owner: Owner, field: Rela
 
 async function writeOwningSide(ctx: WriteContext, owner: Owner, field: RelationField, input: RelationInput, fresh: boolean): Promise<void> {
   const db = ctx.db;
-  const table = q(field.linkTable);
-  const current = fresh
-    ? []
-    : await db.query<LinkRow>(`SELECT id, target_document_id FROM ${table} WHERE entity_id = ? ORDER BY ord, id`, [owner.id]);
+  const table = quote(field.linkTable);
+  const current = fresh ? [] : await db.query<LinkRow>(`SELECT id, target_document_id FROM ${table} WHERE entity_id = ? ORDER BY ord, id`, [owner.id]);
   let next = nextList(
     current.map((row) => row.target_document_id),
     input,
@@ -45,7 +43,7 @@ async function writeOwningSide(ctx: WriteContext, owner: Owner, field: RelationF
   if (field.cardinality === 'one') next = next.slice(-1);
   const keep = new Set(next);
   const stale = current.filter((row) => !keep.has(row.target_document_id)).map((row) => row.id);
-  if (stale.length > 0) await db.execute(`DELETE FROM ${table} WHERE id IN (${marks(stale.length)})`, stale);
+  if (stale.length > 0) await deleteRows(db, table, stale);
   const existing = new Set(current.map((row) => row.target_document_id));
   for (const [index, target] of next.entries()) {
     if (existing.has(target)) {
@@ -66,17 +64,17 @@ function isOneToOne(ctx: WriteContext, field: RelationField): boolean {
 
 /** One-to-one: the target can be linked from one document only. */
 async function takeTargetFromOthers(db: Queryable, owner: Owner, field: RelationField, target: string): Promise<void> {
-  await db.execute(
-    `DELETE FROM ${q(field.linkTable)} WHERE target_document_id = ? AND entity_id IN (SELECT id FROM ${q(owner.schema.table)} WHERE document_id <> ?)`,
-    [target, owner.version.documentId],
-  );
+  await db.execute(`DELETE FROM ${quote(field.linkTable)} WHERE target_document_id = ? AND entity_id IN (SELECT id FROM ${quote(owner.schema.table)} WHERE document_id <> ?)`, [
+    target,
+    owner.version.documentId,
+  ]);
 }
 
 async function inverseOrdFor(db: Queryable, owner: Owner, field: RelationField, target: string): Promise<number> {
-  const table = q(field.linkTable);
+  const table = quote(field.linkTable);
   if (isContentType(owner.schema)) {
     const sibling = await db.query<{ inverse_ord: number | string }>(
-      `SELECT l.inverse_ord FROM ${table} l JOIN ${q(owner.schema.table)} o ON o.id = l.entity_id WHERE l.target_document_id = ? AND o.document_id = ? LIMIT 1`,
+      `SELECT l.inverse_ord FROM ${table} l JOIN ${quote(owner.schema.table)} o ON o.id = l.entity_id WHERE l.target_document_id = ? AND o.document_id = ? LIMIT 1`,
       [target, owner.version.documentId],
     );
     if (sibling[0] !== undefined) return Number(sibling[0].inverse_ord);
@@ -98,9 +96,9 @@ async function writeInverseSide(ctx: WriteContext, version: Version, field: Rela
   const owning = owningName === undefined ? undefined : ownerType.attributes[owningName];
   if (owning?.kind !== 'relation') throw new Error(`write engine: ${version.schema.uid} relation has no owning side`);
   const scope = ownerScope(ctx, version, ownerType);
-  const table = q(field.linkTable);
+  const table = quote(field.linkTable);
   const current = await db.query<InverseLink>(
-    `SELECT l.id, l.entity_id, o.document_id FROM ${table} l JOIN ${q(ownerType.table)} o ON o.id = l.entity_id
+    `SELECT l.id, l.entity_id, o.document_id FROM ${table} l JOIN ${quote(ownerType.table)} o ON o.id = l.entity_id
      WHERE l.target_document_id = ?${scope.sql} ORDER BY l.inverse_ord, l.id`,
     [version.documentId, ...scope.params],
   );
@@ -112,14 +110,11 @@ async function writeInverseSide(ctx: WriteContext, version: Version, field: Rela
   for (const documentId of [...new Set([...currentDocuments, ...next])].sort()) await lockKey(db, documentLockKey(ownerType.uid, documentId));
   const keep = new Set(next);
   const stale = current.filter((row) => !keep.has(row.document_id)).map((row) => row.id);
-  if (stale.length > 0) await db.execute(`DELETE FROM ${table} WHERE id IN (${marks(stale.length)})`, stale);
+  if (stale.length > 0) await deleteRows(db, table, stale);
   const linked = new Set(current.map((row) => Number(row.entity_id)));
   for (const [index, documentId] of next.entries()) {
     // Locked like a relation target: the link rows written next reference these rows.
-    const rows = await db.query<{ id: number | string }>(`SELECT o.id FROM ${q(ownerType.table)} o WHERE o.document_id = ?${scope.sql}${keyShare(db)}`, [
-      documentId,
-      ...scope.params,
-    ]);
+    const rows = await db.query<{ id: number | string }>(`SELECT o.id FROM ${quote(ownerType.table)} o WHERE o.document_id = ?${scope.sql}${keyShare(db)}`, [documentId, ...scope.params]);
     for (const row of rows.map((r) => Number(r.id))) {
       if (linked.has(row)) {
         await db.execute(`UPDATE ${table} SET inverse_ord = ? WHERE entity_id = ? AND target_document_id = ?`, [index + 1, row, version.documentId]);
@@ -148,7 +143,8 @@ export async function lockInverseOwners(ctx: WriteContext, uses: readonly Relati
     for (const ref of use.documents) keys.add(documentLockKey(ownerType.uid, ref.documentId));
     const ids = [...use.rows, ...use.optionalRows].map((r) => r.id).filter(isRowId);
     if (ids.length === 0) continue;
-    const rows = await ctx.db.query<{ document_id: string }>(`SELECT DISTINCT document_id FROM ${q(ownerType.table)} WHERE id IN (${marks(ids.length)})`, ids);
+    const select = joinFragments([fragment(`SELECT DISTINCT document_id FROM ${quote(ownerType.table)} WHERE `), inIds(ctx.db.dialect, 'id', ids, 'integer')], '');
+    const rows = await ctx.db.query<{ document_id: string }>(select.sql, select.params);
     for (const row of rows) keys.add(documentLockKey(ownerType.uid, row.document_id));
   }
   for (const key of [...keys].sort()) await lockKey(ctx.db, key);
@@ -167,7 +163,7 @@ export async function mirrorInverseRelations(ctx: WriteContext, published: Versi
     if (!ownerType.draftAndPublish || !published.schema.draftAndPublish) continue;
     const scope = ownerScope(ctx, draft, ownerType);
     const linked = await ctx.db.query<{ document_id: string }>(
-      `SELECT o.document_id FROM ${q(field.linkTable)} l JOIN ${q(ownerType.table)} o ON o.id = l.entity_id
+      `SELECT o.document_id FROM ${quote(field.linkTable)} l JOIN ${quote(ownerType.table)} o ON o.id = l.entity_id
        WHERE l.target_document_id = ?${scope.sql} ORDER BY l.inverse_ord, l.id`,
       [draft.documentId, ...scope.params],
     );
@@ -177,7 +173,7 @@ export async function mirrorInverseRelations(ctx: WriteContext, published: Versi
 }
 
 async function nextOrd(db: Queryable, linkTable: string, entityId: number): Promise<number> {
-  const last = await db.query<{ n: number | string | null }>(`SELECT MAX(ord) AS n FROM ${q(linkTable)} WHERE entity_id = ?`, [entityId]);
+  const last = await db.query<{ n: number | string | null }>(`SELECT MAX(ord) AS n FROM ${quote(linkTable)} WHERE entity_id = ?`, [entityId]);
   return Number(last[0]?.n ?? 0) + 1;
 }
 

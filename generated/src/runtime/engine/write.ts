@@ -5,27 +5,17 @@
  * failed statement leaves the database as it was.
  */
 import type { I18nConfig } from '../config.ts';
-import type { Database } from '../database.ts';
+import { retryingTransaction, type Database } from '../database.ts';
+import { ValidationError } from '../errors.ts';
 import { createDocumentId } from '../document-id.ts';
 import type { ModelSchema } from '../schema.ts';
 import { hashPassword } from './password.ts';
 import type { DeleteOptions, DocumentRef, WriteEngine, WriteOptions } from './types.ts';
 import type { WriteContext } from './write-context.ts';
 import { noWriteHooks, writeEvents, type WriteEvent, type WriteHooks } from './write-hooks.ts';
-import {
-  assertWritableBody,
-  createDocument,
-  deleteDocument,
-  lockForWrite,
-  singleDocumentId,
-  updateDocument,
-  type Hasher,
-} from './write-documents.ts';
+import { assertWritableBody, createDocument, deleteDocument, lockForWrite, singleDocumentId, updateDocument, type Hasher } from './write-documents.ts';
 import { contentTypeOf } from './write-schema.ts';
-import { isRetryable, lockKey } from './write-sql.ts';
-
-/** How many times a write that lost a lock race is tried in all. */
-const MAX_ATTEMPTS = 5;
+import { lockKey } from './sql.ts';
 
 export interface WriteEngineOptions {
   readonly db: Database;
@@ -45,18 +35,14 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
   const hash = options.hashPassword ?? hashPassword;
   const hooks = options.hooks ?? noWriteHooks;
 
-  // A write that lost a lock race (write-sql.ts isRetryable) is rolled back and run again from
-  // the start, so that the loser of a deadlock answers as if it had come second.
+  // A write that lost a lock race is run again from the start (retryingTransaction); a value
+  // the database refuses is the client's error.
   const inTransaction = async <T>(fn: (ctx: WriteContext) => Promise<T>): Promise<T> => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await db.transaction((tx) => fn({ db: tx, model, i18n, now: now().toISOString() }));
-      } catch (error) {
-        if (attempt >= MAX_ATTEMPTS || !isRetryable(error)) throw error;
-        // A random pause, growing with each attempt, so that the writers that collided do not
-        // start again in step and collide the same way.
-        await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
-      }
+    try {
+      return await retryingTransaction(db, (tx) => fn({ db: tx, model, i18n, now: now().toISOString() }));
+    } catch (error) {
+      const refusal = db.dialect.refusedValue(error);
+      throw refusal === undefined ? error : new ValidationError(refusal);
     }
   };
 
@@ -97,11 +83,15 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
       const schema = contentTypeOf(model, uid);
       const body = assertWritableBody({ model }, schema, data);
       const events = () => writeEvents(uid, 'create', undefined, structuredClone(body), writeOptions, publishes(uid, writeOptions));
-      return hooked(events, async (ctx, checked) => {
-        const documentId = createDocumentId();
-        await lockForWrite(ctx, schema, documentId);
-        return refOf(await createDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
-      }, uid);
+      return hooked(
+        events,
+        async (ctx, checked) => {
+          const documentId = createDocumentId();
+          await lockForWrite(ctx, schema, documentId);
+          return refOf(await createDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
+        },
+        uid,
+      );
     },
 
     async update(uid: string, documentId: string, data: unknown, writeOptions: WriteOptions): Promise<DocumentRef | null> {
@@ -112,9 +102,13 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
         await lockForWrite(ctx, schema, documentId);
         return writeEvents(uid, 'update', documentId, structuredClone(body), writeOptions, publishes(uid, writeOptions));
       };
-      return hooked(events, async (ctx, checked) => {
-        return refOf(await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
-      }, uid);
+      return hooked(
+        events,
+        async (ctx, checked) => {
+          return refOf(await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
+        },
+        uid,
+      );
     },
 
     async putSingle(uid: string, data: unknown, writeOptions: WriteOptions): Promise<DocumentRef> {
@@ -129,14 +123,18 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
         if (existing !== undefined) await lockForWrite(ctx, schema, existing);
         return writeEvents(uid, existing === undefined ? 'create' : 'update', existing, structuredClone(body), writeOptions, publishes(uid, writeOptions));
       };
-      return hooked(events, async (ctx, checked) => {
-        const documentId = existing ?? createDocumentId();
-        if (existing === undefined) await lockForWrite(ctx, schema, documentId);
-        if (existing === undefined) return refOf(await createDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
-        const written = await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions);
-        if (written === null) throw new Error(`write engine: the document of ${uid} disappeared`);
-        return refOf(written);
-      }, uid);
+      return hooked(
+        events,
+        async (ctx, checked) => {
+          const documentId = existing ?? createDocumentId();
+          if (existing === undefined) await lockForWrite(ctx, schema, documentId);
+          if (existing === undefined) return refOf(await createDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions));
+          const written = await updateDocument(ctx, hash, schema, documentId, checked ?? body, writeOptions);
+          if (written === null) throw new Error(`write engine: the document of ${uid} disappeared`);
+          return refOf(written);
+        },
+        uid,
+      );
     },
 
     async delete(uid: string, documentId: string, deleteOptions: DeleteOptions): Promise<boolean> {
@@ -145,10 +143,14 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
         await lockForWrite(ctx, schema, documentId);
         return [{ action: 'delete', uid, documentId, data: undefined, options: deleteOptions, result: undefined }];
       };
-      return hooked(events, async (ctx) => {
-        const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
-        return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
-      }, uid);
+      return hooked(
+        events,
+        async (ctx) => {
+          const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
+          return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
+        },
+        uid,
+      );
     },
 
     async deleteSingle(uid: string, deleteOptions: DeleteOptions): Promise<boolean> {
@@ -160,11 +162,15 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
         if (documentId !== undefined) await lockForWrite(ctx, schema, documentId);
         return [{ action: 'delete', uid, documentId, data: undefined, options: deleteOptions, result: undefined }];
       };
-      return hooked(events, async (ctx) => {
-        if (documentId === undefined) return { value: false, ref: undefined };
-        const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
-        return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
-      }, uid);
+      return hooked(
+        events,
+        async (ctx) => {
+          if (documentId === undefined) return { value: false, ref: undefined };
+          const deleted = await deleteDocument(ctx, schema, documentId, deleteOptions);
+          return { value: deleted, ref: deleted ? deletedRef(documentId, deleteOptions) : undefined };
+        },
+        uid,
+      );
     },
   };
 }

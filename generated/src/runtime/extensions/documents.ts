@@ -20,17 +20,19 @@ const parameterNames: Readonly<Record<DocumentAction, readonly string[]>> = {
 
 export function withDocumentMiddlewares(service: DocumentService, middlewares: readonly DocumentMiddleware[]): DocumentService {
   if (middlewares.length === 0) return service;
-  const wrap = (action: DocumentAction) => (uid: string, ...args: unknown[]) => {
-    const names = parameterNames[action];
-    const context: DocumentMiddlewareContext = { uid, action, params: Object.fromEntries(names.map((name, i) => [name, args[i]])) };
-    const call = (index: number): Promise<unknown> => {
-      const middleware = middlewares[index];
-      if (middleware !== undefined) return middleware(context, () => call(index + 1));
-      const method = service[action] as (uid: string, ...args: unknown[]) => Promise<unknown>;
-      return method(context.uid, ...names.map((name) => context.params[name]));
+  const wrap =
+    (action: DocumentAction) =>
+    (uid: string, ...args: unknown[]) => {
+      const names = parameterNames[action];
+      const context: DocumentMiddlewareContext = { uid, action, params: Object.fromEntries(names.map((name, i) => [name, args[i]])) };
+      const call = (index: number): Promise<unknown> => {
+        const middleware = middlewares[index];
+        if (middleware !== undefined) return middleware(context, () => call(index + 1));
+        const method = service[action] as (uid: string, ...args: unknown[]) => Promise<unknown>;
+        return method(context.uid, ...names.map((name) => context.params[name]));
+      };
+      return call(0);
     };
-    return call(0);
-  };
   const wrapped = Object.fromEntries(Object.keys(parameterNames).map((action) => [action, wrap(action as DocumentAction)]));
   return wrapped as unknown as DocumentService;
 }

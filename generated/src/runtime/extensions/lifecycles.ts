@@ -76,4 +76,3 @@ export async function readEntry(model: ModelSchema, db: Queryable, event: WriteE
   const locale = event.result?.locale;
   return createReadEngine({ db, model }).findOne(event.uid, documentId, { populate: {}, status, ...(locale === undefined ? {} : { locale }) });
 }
-

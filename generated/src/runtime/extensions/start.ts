@@ -33,7 +33,7 @@ export async function startExtensions(context: AppContext, extensions: Extension
   if (unknown.length > 0) throw new Error(`src/extensions: contentTypes names ${unknown.join(', ')}, which the model has no content type of`);
   const base = { config: context.config, logger: context.logger, db: context.db, model: context.model };
   await extensions.register?.(base);
-  const webhooks = startWebhooks(context);
+  const webhooks = startWebhooks(context, context.env ?? process.env);
   const hooks = combineHooks([lifecycleHooks(extensions, context), webhooks.writes]);
   const documents = withDocumentMiddlewares(createDocumentService(context, hooks), extensions.documents ?? []);
   const services = new Map<string, Readonly<Record<string, (...args: never[]) => unknown>>>();

@@ -7,7 +7,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { Access } from '../access.ts';
 import type { AppConfig } from '../config.ts';
 import type { Database, Queryable } from '../database.ts';
-import type { DocumentService, Entity, ReadEngine } from '../engine/types.ts';
+import type { DocumentService, Entity } from '../engine/types.ts';
 import type { WriteAction } from '../engine/write-hooks.ts';
 import type { Logger } from '../logger.ts';
 import type { ModelSchema } from '../schema.ts';

@@ -12,13 +12,24 @@
  * - field-level `and`/`or` (`readingTime: { or: [3, 12] }`) combine values; Strapi 5.54 fails on
  *   them ("Undefined attribute level operator $or"), REST's parser reads them as intended.
  */
+import { LOGICAL_OPERATORS, OPERATOR_NAMES, OPERATOR_SPECS, OPERATORS } from '../../contract/operators.ts';
 import { parseFilters } from '../query/filters.ts';
 import { keyInfo, mediaTarget, type Target } from '../query/targets.ts';
 import type { Filter } from '../query/types.ts';
 import { isInputObject, type ArgsContext } from './args.ts';
 import type { GraphqlEnum } from './schema-binding.ts';
 
-const GROUPS: Readonly<Record<string, string>> = { and: '$and', or: '$or', not: '$not' };
+/** `and`/`or`/`not` of a where-clause, by GraphQL name (the contract's LOGICAL_OPERATORS). */
+const GROUPS: ReadonlyMap<string, string> = new Map(Object.values(LOGICAL_OPERATORS).map((op) => [op.graphql, op.rest]));
+
+/** Every operator and logical operator of a `<Scalar>FilterInput`, GraphQL name to REST name. */
+const REST_NAMES: ReadonlyMap<string, string> = new Map([
+  ...GROUPS,
+  ...OPERATOR_NAMES.flatMap((name): [string, string][] => {
+    const { graphql, rest } = OPERATOR_SPECS[name];
+    return graphql === null ? [] : [[graphql, rest]];
+  }),
+]);
 
 export function graphqlFilters(input: unknown, target: Target, context: ArgsContext): Filter | undefined {
   if (input === undefined || input === null) return undefined;
@@ -32,7 +43,7 @@ function respellWhere(input: unknown, target: Target, context: ArgsContext): unk
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value === null || value === undefined) continue;
-    const group = Object.hasOwn(GROUPS, key) ? GROUPS[key] : undefined;
+    const group = GROUPS.get(key);
     if (group !== undefined) {
       out[group] = respellWhere(value, target, context);
       continue;
@@ -67,12 +78,14 @@ function respellOperators(value: unknown, enumeration: GraphqlEnum | undefined):
   for (const [operator, operand] of Object.entries(value)) {
     if (operand === undefined) continue;
     if (operand === null) {
-      if (operator === 'eq') out.$null = true;
-      else if (operator === 'ne') out.$notNull = true;
+      if (operator === OPERATORS.eq.graphql) out[OPERATORS.null.rest] = true;
+      else if (operator === OPERATORS.ne.graphql) out[OPERATORS.notNull.rest] = true;
       continue;
     }
-    if (operator === 'not') out.$not = respellOperators(operand, enumeration);
-    else out[`$${operator}`] = storedValues(operand, enumeration);
+    // Unknown names (GraphQL validation lets none through) are left for the parser to refuse.
+    const rest = REST_NAMES.get(operator) ?? `$${operator}`;
+    if (operator === LOGICAL_OPERATORS.not.graphql) out[rest] = respellOperators(operand, enumeration);
+    else out[rest] = storedValues(operand, enumeration);
   }
   return out;
 }

@@ -10,6 +10,11 @@
  *   a page without a size uses `defaultLimit` (Strapi 5.54 uses 1 there, which no client means);
  * - any size above `maxLimit` is capped silently (a page size before its offset is computed,
  *   unlike Strapi, so that pages follow each other); mixing both styles is a PaginationError;
+ * - `amountLimit` caps sizes the same way (the smaller of the two caps applies). Strapi 5's
+ *   plugin does not read it (only `defaultLimit` and `maxLimit`, through `withDefaultPagination`,
+ *   which lowers a size silently rather than refusing it); Strapi 3, where it comes from, lowered
+ *   `_limit` to it likewise. capi honours it because Strapi documents it as the most entries a
+ *   response returns;
  * - `pageInfo` reports `page = floor(start / limit) + 1` and `pageSize = limit`, as Strapi does.
  */
 import type { GraphqlConfig } from '../config.ts';
@@ -23,7 +28,13 @@ export interface Window {
   readonly limit: number;
 }
 
-export type PaginationLimits = Pick<GraphqlConfig, 'defaultLimit' | 'maxLimit'>;
+export type PaginationLimits = Pick<GraphqlConfig, 'defaultLimit' | 'maxLimit'> & { readonly amountLimit?: number | null };
+
+/** The largest page size any list may have: the smaller of maxLimit and amountLimit; null: none. */
+export function pageSizeCap(limits: PaginationLimits): number | null {
+  const caps = [limits.maxLimit, limits.amountLimit ?? null].filter((cap): cap is number => cap !== null);
+  return caps.length === 0 ? null : Math.min(...caps);
+}
 
 const MIXED = 'Cannot use both page & offset pagination in the same query';
 
@@ -46,7 +57,7 @@ export function paginationWindow(input: unknown, limits: PaginationLimits): Wind
 }
 
 function bounded(window: Window, limits: PaginationLimits): Window {
-  const max = limits.maxLimit ?? -1;
+  const max = pageSizeCap(limits) ?? -1;
   const limit = window.limit === -1 ? max : Math.max(window.limit, 1);
   return { start: Math.max(window.start, 0), limit: max !== -1 && (limit === -1 || limit > max) ? max : limit };
 }

@@ -11,7 +11,7 @@
  *   - fragments count wherever they are spread.
  *
  * So `{ articles { title author { name } } }` costs 1 + 10 × (1 + 1 + 1) = 31 with defaultLimit 10.
- * The cost of the executed operation only is compared with maxCost.
+ * The cost of the executed operation only is compared with maxCost, when one is configured.
  */
 import {
   getNamedType,
@@ -37,13 +37,7 @@ export type CostModel = Pick<GraphqlLimits, 'defaultLimit' | 'maxLimit' | 'unbou
 export type Variables = Readonly<Record<string, unknown>>;
 
 /** The estimated cost of `operation` (see the model above). Never throws on invalid documents. */
-export function operationCost(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  operation: OperationDefinitionNode,
-  variables: Variables | undefined,
-  model: CostModel,
-): number {
+export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined, model: CostModel): number {
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
@@ -134,11 +128,8 @@ export function costLimitPlugin<TContext extends BaseContext>(limits: GraphqlLim
           // No operation to run is Apollo's error to report, after this hook.
           if (operation === undefined) return;
           const cost = operationCost(schema, document, operation, request.variables, limits);
-          if (cost <= limits.maxCost) return;
-          throw limitError(
-            `${describeOperation(operation)} has an estimated cost of ${cost}; the maximum cost is ${limits.maxCost} (maxCost).`,
-            operation,
-          );
+          if (limits.maxCost === null || cost <= limits.maxCost) return;
+          throw limitError(`${describeOperation(operation)} has an estimated cost of ${cost}; the maximum cost is ${limits.maxCost} (maxCost).`, operation);
         },
       };
     },

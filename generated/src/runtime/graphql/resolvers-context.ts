@@ -4,11 +4,12 @@
  * lists derived for its answer).
  */
 import type { Access } from '../access.ts';
-import type { GraphqlConfig, I18nConfig } from '../config.ts';
+import type { I18nConfig } from '../config.ts';
 import type { DocumentService } from '../engine/types.ts';
 import type { Targets } from '../query/targets.ts';
 import type { ModelSchema } from '../schema.ts';
 import type { UploadService } from '../upload/service.ts';
+import type { PaginationLimits } from './args-pagination.ts';
 import type { GraphQLResolveInfo } from './graphql-js.ts';
 import type { UsersGraphql } from './resolvers-users.ts';
 import type { BindingIndex } from './schema-index.ts';
@@ -20,7 +21,7 @@ export interface GraphqlRuntime {
   readonly uploads: UploadService;
   readonly bindings: BindingIndex;
   readonly targets: Targets;
-  readonly graphql: Pick<GraphqlConfig, 'defaultLimit' | 'maxLimit'>;
+  readonly graphql: PaginationLimits;
   readonly i18n: I18nConfig;
   /** When the locales were loaded: their timestamps (locales live in configuration, not in a table). */
   readonly localesSince: Date;

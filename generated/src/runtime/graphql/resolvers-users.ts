@@ -47,8 +47,7 @@ export function usersMutationResolvers(runtime: GraphqlRuntime, users: UsersGrap
     authorize(access, `${UP}.${action}`);
     return access;
   };
-  const attempt = (mutation: keyof typeof LIMITED_ROUTES, body: unknown, context: GraphqlContext) =>
-    users.limiter.count({ body, route: LIMITED_ROUTES[mutation], address: context.address ?? '' });
+  const attempt = (mutation: keyof typeof LIMITED_ROUTES, body: unknown, context: GraphqlContext) => users.limiter.count({ body, route: LIMITED_ROUTES[mutation], address: context.address ?? '' });
   /** The user as the mutation's `data { ... }` selection asks, in one engine call. */
   const presented = async (account: Account, context: GraphqlContext, info: GraphQLResolveInfo) => {
     const plan = dataSelection(runtime, context, info, runtime.targets.relation(USER_UID));

@@ -1,7 +1,7 @@
 /**
  * How the GraphQL schema of a project names each content type and component: the one piece of
  * knowledge the runtime cannot derive from the static tables, because the names come from the
- * generator's naming rules (generator/emit/graphql/names.ts) and the SDL it printed with them.
+ * generator's naming rules (generator/model/graphql-names.ts) and the SDL it printed with them.
  * Generated code declares one binding per type (`src/api/<type>/graphql.ts`) and one per
  * component (`src/graphql/components.ts`) with the factories below; the resolvers
  * (resolvers.ts) are built from these bindings and the static tables, so a resolver never guesses
@@ -88,10 +88,7 @@ export interface GraphqlBindings {
   readonly components: readonly ComponentBinding[];
 }
 
-export function collectionTypeGraphql<const S extends ContentTypeSchema & { readonly kind: 'collectionType' }>(
-  schema: S,
-  names: CollectionTypeNames<S>,
-): ContentTypeBinding {
+export function collectionTypeGraphql<const S extends ContentTypeSchema & { readonly kind: 'collectionType' }>(schema: S, names: CollectionTypeNames<S>): ContentTypeBinding {
   return { schema, ...names };
 }
 

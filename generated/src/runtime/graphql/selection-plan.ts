@@ -12,14 +12,7 @@
  * read unfiltered and each selection's list is derived in memory (selection-lists.ts). Such a
  * list then needs the data its filters and sort look at: the plan requires it (`require*`).
  */
-import {
-  getArgumentValues,
-  getNamedType,
-  isObjectType,
-  type FieldNode,
-  type GraphQLField,
-  type GraphQLObjectType,
-} from './graphql-js.ts';
+import { getArgumentValues, getNamedType, isObjectType, type FieldNode, type GraphQLField, type GraphQLObjectType } from './graphql-js.ts';
 import { keyInfo, mediaTarget, type KeyInfo, type Target } from '../query/targets.ts';
 import type { Filter, SortItem } from '../query/types.ts';
 import { listArgsKey, type ArgsContext, type ListArgs } from './args.ts';

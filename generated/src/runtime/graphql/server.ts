@@ -13,7 +13,7 @@
  * automatic persisted queries (fewer ways around the limits), and nothing sent to Apollo's cloud
  * whatever the environment says.
  */
-import { ApolloServer, type BaseContext } from '@apollo/server';
+import { ApolloServer, HeaderMap, type BaseContext } from '@apollo/server';
 import {
   ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
@@ -47,10 +47,15 @@ export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TCo
   readonly context: (req: Request) => TContext | Promise<TContext>;
   /** Where to serve GraphQL. Default `/graphql`. */
   readonly path?: string;
-  /** The browser IDE: on by default; `false` turns it off. */
+  /** The browser IDE: config/plugins.json's `landingPage` by default (on unless NODE_ENV=production); `false` turns it off. */
   readonly ide?: boolean | IdeOptions;
   /** Overrides of the limits read from config/plugins.json, and of maxTokens/unboundedListSize. */
   readonly limits?: Partial<GraphqlLimits>;
+  /**
+   * Given, `POST <path>` is answered on the server's direct path (direct.ts) after these handlers,
+   * which must be what Express runs between the app-wide middlewares and this mount.
+   */
+  readonly direct?: readonly RequestHandler[];
 };
 
 export const defaultGraphqlPath = '/graphql';
@@ -62,9 +67,7 @@ export const defaultGraphqlPath = '/graphql';
  *
  * `setup` may depend on the AppContext (database, config, logger), hence the function form.
  */
-export function graphqlMount<TContext extends BaseContext>(
-  setup: GraphqlSetup<TContext> | ((app: AppContext) => GraphqlSetup<TContext> | Promise<GraphqlSetup<TContext>>),
-): MountFactory {
+export function graphqlMount<TContext extends BaseContext>(setup: GraphqlSetup<TContext> | ((app: AppContext) => GraphqlSetup<TContext> | Promise<GraphqlSetup<TContext>>)): MountFactory {
   return async (app) => createGraphqlMount(app, typeof setup === 'function' ? await setup(app) : setup);
 }
 
@@ -74,7 +77,8 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
   const logger = app.logger.child({ component: 'graphql' });
   const server = new ApolloServer<TContext>({
     ...schemaOptions(setup),
-    introspection: true,
+    // Strapi's default: on, except in production (apolloServer.introspection decides).
+    introspection: app.config.plugins.graphql.introspection,
     // A plain `content-type: application/json` POST passes; what a cross-site form could send does not.
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
@@ -91,7 +95,7 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
     plugins: [
       // First: the cost plugin reads the variables this one bounds.
       inputVariablesPlugin<TContext>(),
-      costLimitPlugin<TContext>(limits),
+      ...(limits.maxCost === null ? [] : [costLimitPlugin<TContext>(limits)]),
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
@@ -101,18 +105,65 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
   await server.start();
 
   const router = Router();
-  if (setup.ide !== false) router.use(ideRouter(setup.ide === true || setup.ide === undefined ? {} : setup.ide));
-  const graphql = expressMiddleware(server, {
-    context: async ({ req }) => {
-      try {
-        return await setup.context(req);
-      } catch (error) {
-        throw contextError(error, logger);
+  const ide = setup.ide ?? app.config.plugins.graphql.landingPage;
+  if (ide !== false) router.use(ideRouter(ide === true ? {} : ide));
+  const context = async ({ req }: { req: Request }): Promise<TContext> => {
+    try {
+      return await setup.context(req);
+    } catch (error) {
+      throw contextError(error, logger);
+    }
+  };
+  router.all('/', withBody, wellEncodedQuery, expressMiddleware(server, { context }));
+  const path = setup.path ?? defaultGraphqlPath;
+  // The IDE and GET answer through Express; a POST needs neither, nor the query-string check.
+  const direct = setup.direct === undefined ? {} : { direct: [{ method: 'POST' as const, path, handlers: [...setup.direct, withBody, directGraphql(server, context)] }] };
+  return { path, handler: router, ...direct };
+}
+
+/**
+ * What @as-integrations/express5 does, without Express: the request handed to Apollo's HTTP
+ * pipeline (the same parsing, limits, plugins, errors and status codes), its answer written as
+ * Express' `res.send` writes a string (Content-Type with its charset, Content-Length).
+ */
+function directGraphql<TContext extends BaseContext>(server: ApolloServer<TContext>, context: (args: { req: Request }) => Promise<TContext>): RequestHandler {
+  return async (req, res) => {
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const url = req.originalUrl;
+    const question = url.indexOf('?');
+    const answer = await server.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: 'POST', headers, search: question === -1 ? '' : url.slice(question), body: req.body as unknown },
+      context: () => context({ req }),
+    });
+    for (const [key, value] of answer.headers) res.setHeader(key, value);
+    res.statusCode = answer.status ?? 200;
+    if (answer.body.kind === 'chunked') {
+      for await (const chunk of answer.body.asyncIterator) {
+        res.write(chunk);
+        // compression's, as the integration calls it: each part goes out when it is ready.
+        (res as { flush?: () => void }).flush?.();
       }
-    },
-  });
-  router.all('/', withBody, wellEncodedQuery, graphql);
-  return { path: setup.path ?? defaultGraphqlPath, handler: router };
+      res.end();
+      return;
+    }
+    const body = answer.body.string;
+    const type = res.getHeader('content-type');
+    res.setHeader('Content-Type', typeof type === 'string' ? withUtf8(type) : 'text/html; charset=utf-8');
+    res.setHeader('Content-Length', Buffer.byteLength(body));
+    res.end(body);
+  };
+}
+
+/** Express' `setCharset(type, 'utf-8')` for the types Apollo sends (`application/json; charset=utf-8`). */
+function withUtf8(type: string): string {
+  const [essence = '', ...parameters] = type.split(';').map((part) => part.trim());
+  const kept = parameters.filter((parameter) => parameter !== '' && !parameter.toLowerCase().startsWith('charset='));
+  // content-type's format(), which Express uses, writes the parameters sorted by name.
+  const sorted = [...kept, 'charset=utf-8'].sort((a, b) => (a.split('=')[0] ?? '').localeCompare(b.split('=')[0] ?? ''));
+  return [essence.toLowerCase(), ...sorted].join('; ');
 }
 
 function schemaOptions<TContext extends BaseContext>(source: GraphqlSchemaSource<TContext>): { schema: GraphQLSchema } | { typeDefs: string | DocumentNode; resolvers: GraphqlResolvers<TContext> } {

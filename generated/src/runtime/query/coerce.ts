@@ -5,6 +5,7 @@
  */
 import type { FilterScalar } from './types.ts';
 import { outsideDomain } from '../column-domains.ts';
+import { SCALAR_TYPES, type Coercion } from '../../contract/scalar-types.ts';
 import type { ScalarType } from '../schema.ts';
 import { booleanLike } from './raw.ts';
 
@@ -29,27 +30,20 @@ export function coerceScalar(type: ScalarType, value: string | number | boolean)
   return outside === undefined ? coerced : fail(outside);
 }
 
+/** Per coercion of the contract's SCALAR_TYPES, how a filter value becomes the type's value. */
+const COERCIONS: Readonly<Record<Coercion, (value: string | number | boolean) => Coerced>> = {
+  number: coerceNumber,
+  biginteger: coerceBigInteger,
+  boolean: coerceBoolean,
+  date: (value) => coerceDate(String(value)),
+  datetime: (value) => coerceDateTime(String(value)),
+  time: (value) => coerceTime(String(value)),
+  // Text-like, enumeration, json and blocks compare as text: any value is fine.
+  text: (value) => ok(String(value)),
+};
+
 function coerceToType(type: ScalarType, value: string | number | boolean): Coerced {
-  switch (type) {
-    case 'integer':
-    case 'float':
-    case 'decimal':
-      return coerceNumber(value);
-    case 'biginteger':
-      return coerceBigInteger(value);
-    case 'boolean':
-      return coerceBoolean(value);
-    case 'date':
-      return coerceDate(String(value));
-    case 'datetime':
-    case 'timestamp':
-      return coerceDateTime(String(value));
-    case 'time':
-      return coerceTime(String(value));
-    default:
-      // Text-like, enumeration, json and blocks compare as text: any value is fine.
-      return ok(String(value));
-  }
+  return COERCIONS[SCALAR_TYPES[type].coerce](value);
 }
 
 function coerceNumber(value: string | number | boolean): Coerced {

@@ -13,52 +13,15 @@
  * - Dynamic zones, private and password attributes, creator fields, unknown keys and operators,
  *   and relations to types the reader cannot read are 400s with Strapi's `Invalid key` message.
  */
+import { OPERATOR_BY_REST, OPERATOR_SPECS, type Arity } from '../../contract/operators.ts';
 import { ValidationError } from '../errors.ts';
 import { coerceScalar } from './coerce.ts';
 import type { ParseScope } from './context.ts';
 import { invalidFilterValue, invalidKey, ROOT_PATH, stepInto, type KeyPath, type QueryParam } from './invalid.ts';
-import { booleanLike, isPrimitive, isRecord, listItems, quote, type RawRecord } from './raw.ts';
+import { booleanLike, isPrimitive, isRecord, listItems, quote } from './raw.ts';
 import type { ScalarType } from '../schema.ts';
 import { keyInfo, mediaTarget, type Target } from './targets.ts';
 import type { Filter, FilterScalar, FilterValue, Operator } from './types.ts';
-
-const OPERATORS: Readonly<Record<string, Operator>> = {
-  $eq: 'eq',
-  $eqi: 'eqi',
-  $ne: 'ne',
-  $nei: 'nei',
-  $lt: 'lt',
-  $lte: 'lte',
-  $gt: 'gt',
-  $gte: 'gte',
-  $in: 'in',
-  $notIn: 'notIn',
-  $contains: 'contains',
-  $notContains: 'notContains',
-  $containsi: 'containsi',
-  $notContainsi: 'notContainsi',
-  $null: 'null',
-  $notNull: 'notNull',
-  $between: 'between',
-  $startsWith: 'startsWith',
-  $startsWithi: 'startsWithi',
-  $endsWith: 'endsWith',
-  $endsWithi: 'endsWithi',
-};
-
-/** Operators that compare text: their value stays a string whatever the attribute's type. */
-const TEXT_OPERATORS: ReadonlySet<Operator> = new Set([
-  'eqi',
-  'nei',
-  'contains',
-  'notContains',
-  'containsi',
-  'notContainsi',
-  'startsWith',
-  'startsWithi',
-  'endsWith',
-  'endsWithi',
-]);
 
 /** The Filter of a `filters` value, or undefined when it constrains nothing. */
 export function parseFilters(raw: unknown, target: Target, scope: ParseScope, param: QueryParam): Filter | undefined {
@@ -92,7 +55,10 @@ class FilterParser {
   where(value: unknown, target: Target, path: KeyPath): Filter | undefined {
     const items = listItems(value);
     if (items !== undefined) {
-      return combine('and', items.map((item, index) => this.where(item, target, stepInto(path, String(index), false))));
+      return combine(
+        'and',
+        items.map((item, index) => this.where(item, target, stepInto(path, String(index), false))),
+      );
     }
     if (!isRecord(value)) throw this.notAClause(value, path);
     return combine(
@@ -140,8 +106,14 @@ class FilterParser {
     const existence = keys.filter((key) => key === '$null' || key === '$notNull');
     const rest = keys.filter((key) => !isOperator(key));
     const inside = combine('and', [
-      combine('and', onId.map((key) => this.operatorClause('id', 'integer', key, value[key], path))),
-      combine('and', rest.map((key) => this.whereKey(key, value[key], target, path))),
+      combine(
+        'and',
+        onId.map((key) => this.operatorClause('id', 'integer', key, value[key], path)),
+      ),
+      combine(
+        'and',
+        rest.map((key) => this.whereKey(key, value[key], target, path)),
+      ),
     ]);
     const checks = existence.map((key) => this.existence(attribute, key, value[key]));
     return combine('and', [nested(attribute, inside), ...checks]);
@@ -171,47 +143,54 @@ class FilterParser {
     if (key === '$not') {
       // Like every single-value operator, `$not` over a list is "not this one OR not that one".
       const items = listItems(value);
-      if (items !== undefined) return combine('or', items.map((item) => negate(this.attributeClause(attribute, type, item, path))));
+      if (items !== undefined)
+        return combine(
+          'or',
+          items.map((item) => negate(this.attributeClause(attribute, type, item, path))),
+        );
       return negate(this.attributeClause(attribute, type, value, path));
     }
     if (key === '$and' || key === '$or') {
       const items = listItems(value) ?? [value];
-      return combine(key === '$and' ? 'and' : 'or', items.map((item) => this.attributeClause(attribute, type, item, path)));
+      return combine(
+        key === '$and' ? 'and' : 'or',
+        items.map((item) => this.attributeClause(attribute, type, item, path)),
+      );
     }
-    const operator = Object.hasOwn(OPERATORS, key) ? OPERATORS[key] : undefined;
-    if (operator === undefined) throw invalidKey(key, path.attribute, this.param);
+    const operator = OPERATOR_BY_REST.get(key);
+    if (operator === undefined || !OPERATOR_SPECS[operator].appliesTo.includes(type)) throw invalidKey(key, path.attribute, this.param);
     return condition(attribute, operator, this.operand(operator, type, value, label(path, key)));
   }
 
+  /** The operator's value, read by its arity (the contract's OPERATORS). */
   private operand(operator: Operator, type: ScalarType, value: unknown, where: string): FilterValue {
-    switch (operator) {
-      case 'in':
-      case 'notIn': {
-        const items = listItems(value) ?? (isPrimitive(value) ? [value] : undefined);
-        if (items === undefined) throw invalidFilterValue(value, where, 'a value or a list of values', this.param);
-        return this.scalars(type, items, where);
-      }
-      case 'between': {
-        const items = listItems(value);
-        if (items === undefined || items.length !== 2) throw invalidFilterValue(value, where, 'exactly 2 values', this.param);
-        return this.scalars(type, items, where);
-      }
-      case 'null':
-      case 'notNull':
-        return nullFlag(value);
-      default: {
-        // Strapi reads a list given to a single-value operator as "any of these values".
-        const items = listItems(value);
-        if (items !== undefined) return items.map((item) => this.single(operator, type, item, where));
-        return this.single(operator, type, value, where);
-      }
-    }
+    return this.operands[OPERATOR_SPECS[operator].arity](operator, type, value, where);
   }
+
+  private readonly operands: Readonly<Record<Arity, (operator: Operator, type: ScalarType, value: unknown, where: string) => FilterValue>> = {
+    unary: (_operator, _type, value) => nullFlag(value),
+    binary: (operator, type, value, where) => {
+      // Strapi reads a list given to a single-value operator as "any of these values".
+      const items = listItems(value);
+      if (items !== undefined) return items.map((item) => this.single(operator, type, item, where));
+      return this.single(operator, type, value, where);
+    },
+    list: (_operator, type, value, where) => {
+      const items = listItems(value) ?? (isPrimitive(value) ? [value] : undefined);
+      if (items === undefined) throw invalidFilterValue(value, where, 'a value or a list of values', this.param);
+      return this.scalars(type, items, where);
+    },
+    pair: (_operator, type, value, where) => {
+      const items = listItems(value);
+      if (items === undefined || items.length !== 2) throw invalidFilterValue(value, where, 'exactly 2 values', this.param);
+      return this.scalars(type, items, where);
+    },
+  };
 
   private single(operator: Operator, type: ScalarType, value: unknown, where: string): FilterScalar {
     if (!isPrimitive(value)) throw invalidFilterValue(value, where, 'a single value', this.param);
     // Text operators compare as text whatever the type: the value only has to be storable text.
-    return this.scalar(TEXT_OPERATORS.has(operator) ? 'string' : type, value, where);
+    return this.scalar(OPERATOR_SPECS[operator].valueType === 'text' ? 'string' : type, value, where);
   }
 
   private scalars(type: ScalarType, items: readonly unknown[], where: string): FilterScalar[] {
@@ -245,7 +224,7 @@ function nullFlag(value: unknown): boolean {
 }
 
 function isOperator(key: string): boolean {
-  return Object.hasOwn(OPERATORS, key);
+  return OPERATOR_BY_REST.has(key);
 }
 
 function label(path: KeyPath, operator: string): string {

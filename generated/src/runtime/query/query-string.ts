@@ -7,6 +7,7 @@ import qs from 'qs';
 import { nulPath } from '../column-domains.ts';
 import { ValidationError } from '../errors.ts';
 
+/** Strapi's `strapi::query` defaults; config/middlewares.json may change them (setQueryLimits). */
 export const QUERY_LIMITS = {
   /** Nesting of brackets: `populate[a][populate][b][populate][c]...` */
   depth: 20,
@@ -16,8 +17,21 @@ export const QUERY_LIMITS = {
   parameterLimit: 1000,
 } as const;
 
+export interface QueryLimits {
+  readonly depth: number;
+  readonly arrayLimit: number;
+  readonly parameterLimit: number;
+}
+
+/** The limits in force: one per process, as Strapi's query parser is one per app. */
+let limits: QueryLimits = QUERY_LIMITS;
+
+/** Applies `strapi::query`'s options (config/middlewares.json) at start-up. */
+export function setQueryLimits(next: QueryLimits): void {
+  limits = { depth: next.depth, arrayLimit: next.arrayLimit, parameterLimit: next.parameterLimit };
+}
+
 const OPTIONS = {
-  ...QUERY_LIMITS,
   strictDepth: true,
   throwOnLimitExceeded: true,
   allowDots: false,
@@ -31,7 +45,7 @@ const OPTIONS = {
 export function parseQueryString(search: string): Record<string, unknown> {
   let parsed: Record<string, unknown>;
   try {
-    parsed = qs.parse(search, OPTIONS);
+    parsed = qs.parse(search, { ...OPTIONS, ...limits });
   } catch (error) {
     throw new ValidationError(limitMessage(error), { source: 'query' });
   }
@@ -54,8 +68,8 @@ function refuseNul(parsed: Record<string, unknown>): void {
 
 function limitMessage(error: unknown): string {
   const text = error instanceof Error ? error.message : '';
-  if (/parameter limit/i.test(text)) return `Invalid query string: more than ${QUERY_LIMITS.parameterLimit} parameters`;
-  if (/array limit/i.test(text)) return `Invalid query string: an array has more than ${QUERY_LIMITS.arrayLimit} items`;
-  if (/depth/i.test(text)) return `Invalid query string: brackets nested deeper than ${QUERY_LIMITS.depth} levels`;
+  if (/parameter limit/i.test(text)) return `Invalid query string: more than ${limits.parameterLimit} parameters`;
+  if (/array limit/i.test(text)) return `Invalid query string: an array has more than ${limits.arrayLimit} items`;
+  if (/depth/i.test(text)) return `Invalid query string: brackets nested deeper than ${limits.depth} levels`;
   return 'Invalid query string';
 }

@@ -9,14 +9,7 @@ import { constrainsRootAttribute } from './filters.ts';
 import { booleanLike } from './raw.ts';
 import type { Filter, PublicationFilter, Status } from './types.ts';
 
-const PUBLICATION_FILTERS: readonly PublicationFilter[] = [
-  'never-published',
-  'has-published-version',
-  'modified',
-  'unmodified',
-  'published-without-draft',
-  'published-with-draft',
-];
+const PUBLICATION_FILTERS: readonly PublicationFilter[] = ['never-published', 'has-published-version', 'modified', 'unmodified', 'published-without-draft', 'published-with-draft'];
 
 function invalid(param: string, message: string): ValidationError {
   return new ValidationError(message, { source: 'query', param });

@@ -5,35 +5,13 @@
  * value has the JavaScript type of its attribute. The engine never re-validates.
  */
 
+import type { FilterScalar, FilterValue, Operator } from '../../contract/operators.ts';
+
+/** Operators and filter values are the contract's (OPERATORS). */
+export type { FilterScalar, FilterValue, Operator };
+
 /** Which version of each document a read returns. */
 export type Status = 'draft' | 'published';
-
-export type Operator =
-  | 'eq'
-  | 'eqi'
-  | 'ne'
-  | 'nei'
-  | 'lt'
-  | 'lte'
-  | 'gt'
-  | 'gte'
-  | 'in'
-  | 'notIn'
-  | 'contains'
-  | 'notContains'
-  | 'containsi'
-  | 'notContainsi'
-  | 'null'
-  | 'notNull'
-  | 'between'
-  | 'startsWith'
-  | 'startsWithi'
-  | 'endsWith'
-  | 'endsWithi';
-
-/** A filter value coerced to its attribute's type (string for biginteger, ISO strings for dates). */
-export type FilterScalar = string | number | boolean | null;
-export type FilterValue = FilterScalar | readonly FilterScalar[];
 
 /**
  * A filter over rows of one type (content type, component or media file).

@@ -76,9 +76,7 @@ export function receiveMultipart(req: Request, res: Response, workDir: string, l
         reject(toClientError(error, limits));
         return;
       }
-      const files = (Array.isArray(req.files) ? req.files : []).map(
-        (file): ReceivedFile => ({ path: file.path, originalName: file.originalname, declaredMime: file.mimetype, size: file.size }),
-      );
+      const files = (Array.isArray(req.files) ? req.files : []).map((file): ReceivedFile => ({ path: file.path, originalName: file.originalname, declaredMime: file.mimetype, size: file.size }));
       resolve({ files, fields: (req.body ?? {}) as Record<string, unknown> });
     });
   });

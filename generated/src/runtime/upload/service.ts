@@ -1,14 +1,15 @@
 /**
  * What the upload routes do, without HTTP: upload, replace, update info, find and delete files.
  * A failed upload leaves nothing behind: files are checked and their formats made in a work
- * folder, the rows are inserted in one transaction, and the files are moved into place inside it,
- * so that a failure anywhere (validation, sharp, the database, the disk, the commit) takes every
- * row and every placed file back.
+ * folder, stored by the provider, and the rows are inserted in one transaction, so that a
+ * failure anywhere (validation, sharp, the storage, the database, the commit) takes every row and
+ * every stored file back. Storing comes before the transaction, not inside it: an upload to S3
+ * takes as long as the network does, and must not hold the database's write lock meanwhile.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { UploadConfig } from '../config.ts';
-import type { Database, Queryable } from '../database.ts';
+import { retryingTransaction, type Database, type Queryable } from '../database.ts';
 import { createDocumentId } from '../document-id.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
@@ -16,20 +17,12 @@ import { generateFormats, maxImagePixels, readImageFacts, UnreadableImageError, 
 import { bytesToKilobytes, generateHash } from './hash.ts';
 import { isMimeAllowed, undecodableContent, verifyContentType } from './mime.ts';
 import { notAllowed, type FileInfo, type ReceivedFile } from './multipart.ts';
-import {
-  deleteFileRow,
-  findFileRow,
-  findFileRows,
-  insertFile,
-  listFileRows,
-  updateFileContentRow,
-  updateFileInfoRow,
-} from './repository.ts';
-import { plainExtension, sanitizeFileName, storedNameFromUrl } from './safety.ts';
+import { deleteFileRow, findFileRow, findFileRows, insertFile, listFileRows, updateFileContentRow, updateFileInfoRow } from './repository.ts';
+import { createUploadProvider, type UploadProvider } from './provider.ts';
+import { plainExtension, sanitizeFileName } from './safety.ts';
 import { serializeFile, type MediaFile } from './serialize.ts';
-import type { Placement, StagedFile, UploadFolder } from './storage.ts';
-
-export const localProvider = 'local';
+import type { UploadFolder } from './storage.ts';
+import { removeStored, storeFiles, type StagedFile } from './stored-files.ts';
 
 /** Strapi's upload 404 message. */
 export const fileNotFoundMessage = 'file.notFound';
@@ -82,13 +75,18 @@ export interface MediaHooks {
 const noMediaHooks: MediaHooks = { inTransaction: async () => undefined, committed: () => undefined };
 
 export class UploadService {
+  private readonly provider: UploadProvider;
+
+  /** `folder`: the local upload folder, where the local provider stores files. */
   constructor(
     private readonly db: Database,
-    private readonly folder: UploadFolder,
+    folder: UploadFolder,
     private readonly config: UploadConfig,
     private readonly logger: Logger,
     private readonly media: MediaHooks = noMediaHooks,
-  ) {}
+  ) {
+    this.provider = createUploadProvider(config.provider, folder);
+  }
 
   /** Creates one file per received file, all or none. `workDir` holds the received files. */
   async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[], workDir: string): Promise<MediaFile[]> {
@@ -113,9 +111,12 @@ export class UploadService {
     }
 
     const now = new Date();
-    let placement: Placement | undefined;
+    const placement = await storeFiles(
+      this.provider,
+      prepared.flatMap((file) => file.staged),
+    );
     try {
-      const rows = await this.db.transaction(async (tx) => {
+      const rows = await retryingTransaction(this.db, async (tx) => {
         const ids: number[] = [];
         for (const file of prepared) {
           ids.push(
@@ -131,8 +132,8 @@ export class UploadService {
               ext: file.ext,
               mime: file.mime,
               size: file.size,
-              url: `/uploads/${file.hash}${file.ext ?? ''}`,
-              provider: localProvider,
+              url: this.provider.urlOf(`${file.hash}${file.ext ?? ''}`),
+              provider: this.provider.name,
               folderPath: '/',
               now,
             }),
@@ -140,14 +141,12 @@ export class UploadService {
         }
         const inserted = await findFileRows(tx, ids);
         for (const row of inserted) await this.media.inTransaction(tx, 'media.create', serializeFile(row));
-        // Last, so that nothing is on disk unless every row is in; undone if the commit fails.
-        placement = await this.folder.place(prepared.flatMap((file) => file.staged));
         return inserted;
       });
       this.media.committed();
       return rows.map(serializeFile);
     } catch (error) {
-      await placement?.undo();
+      await placement.undo();
       throw error;
     }
   }
@@ -168,15 +167,16 @@ export class UploadService {
       hash: current.hash,
       ext: current.ext,
     });
-    const displaced = [current.url, ...Object.values(current.formats ?? {}).map((format) => format.url)]
-      .map(storedNameFromUrl)
-      .filter((name): name is string => name !== undefined);
+    // A file another provider stored (the project has moved to S3) gets this provider's URL; its old copies stay where they are.
+    const sameProvider = current.provider === this.provider.name;
+    const displaced = sameProvider ? this.provider.storedNames(current).names : [];
+    if (!sameProvider) this.logger.warn({ fileId: id, provider: current.provider }, `upload: replacing a file stored by the "${current.provider}" provider; its old copies are left in place`);
     const backupDir = join(workDir, 'displaced');
     await mkdir(backupDir, { recursive: true });
 
-    let placement: Placement | undefined;
+    const placement = await storeFiles(this.provider, prepared.staged, { names: displaced, backupDir });
     try {
-      const row = await this.db.transaction(async (tx) => {
+      const row = await retryingTransaction(this.db, async (tx) => {
         await updateFileContentRow(tx, id, {
           name: prepared.name,
           alternativeText: prepared.alternativeText,
@@ -186,25 +186,26 @@ export class UploadService {
           formats: prepared.formats === null ? null : JSON.stringify(prepared.formats),
           mime: prepared.mime,
           size: prepared.size,
+          url: this.provider.urlOf(`${current.hash}${current.ext ?? ''}`),
+          provider: this.provider.name,
           now: new Date(),
         });
         const updated = await findFileRow(tx, id);
         if (updated !== undefined) await this.media.inTransaction(tx, 'media.update', serializeFile(updated));
-        placement = await this.folder.place(prepared.staged, { names: displaced, backupDir });
         return updated;
       });
       if (row === undefined) throw new NotFoundError(fileNotFoundMessage);
       this.media.committed();
       return serializeFile(row);
     } catch (error) {
-      await placement?.undo();
+      await placement.undo();
       throw error;
     }
   }
 
   /** Changes name, alternative text and caption; absent or null values keep the current ones (Strapi's rule). */
   async updateInfo(id: number, info: FileInfo): Promise<MediaFile> {
-    const row = await this.db.transaction(async (tx) => {
+    const row = await retryingTransaction(this.db, async (tx) => {
       const existing = await findFileRow(tx, id);
       if (existing === undefined) return undefined;
       const current = serializeFile(existing);
@@ -234,11 +235,12 @@ export class UploadService {
   }
 
   /**
-   * Deletes a file's row and links, then its original and formats from disk. The disk comes
-   * second: a failed delete must not leave a row pointing at nothing.
+   * Deletes a file's row and links, then its original and formats from storage. Storage comes
+   * second: a failed delete must not leave a row pointing at nothing. As in Strapi, only files
+   * the configured provider stored are deleted from storage.
    */
   async remove(id: number): Promise<MediaFile | undefined> {
-    const deleted = await this.db.transaction(async (tx) => {
+    const deleted = await retryingTransaction(this.db, async (tx) => {
       const row = await findFileRow(tx, id);
       if (row === undefined) return undefined;
       await deleteFileRow(tx, id);
@@ -248,15 +250,14 @@ export class UploadService {
     });
     if (deleted === undefined) return undefined;
     this.media.committed();
-    const urls = [deleted.url, ...Object.values(deleted.formats ?? {}).map((format) => format.url)];
-    const names: string[] = [];
-    for (const url of urls) {
-      const name = storedNameFromUrl(url);
-      if (name !== undefined) names.push(name);
-      else if (deleted.provider === localProvider) this.logger.warn({ fileId: id, url }, 'upload: not deleting a file whose URL is not a plain /uploads/ name');
+    if (deleted.provider !== this.provider.name) {
+      this.logger.warn({ fileId: id, provider: deleted.provider }, `upload: the file row is deleted; its copies, stored by the "${deleted.provider}" provider, are left in place`);
+      return deleted;
     }
-    const failed = await this.folder.remove(names);
-    if (failed.length > 0) this.logger.warn({ fileId: id, files: failed }, 'upload: the file row is deleted but some files could not be removed from disk');
+    const { names, unknown } = this.provider.storedNames(deleted);
+    for (const url of unknown) this.logger.warn({ fileId: id, url }, 'upload: not deleting a file whose URL names no stored file');
+    const failed = await removeStored(this.provider, names);
+    if (failed.length > 0) this.logger.warn({ fileId: id, files: failed }, 'upload: the file row is deleted but some files could not be removed from storage');
     return deleted;
   }
 
@@ -276,7 +277,7 @@ export class UploadService {
       if (error instanceof UnreadableImageError) throw unreadableImage(error, identity.name, mime);
       throw error;
     }
-    const formats = await generateFormats({ path: file.path, name: identity.name, hash: identity.hash, ext, mime }, facts, workDir);
+    const formats = await generateFormats({ path: file.path, name: identity.name, hash: identity.hash, ext, mime }, facts, workDir, (fileName) => this.provider.urlOf(fileName));
     return {
       ...identity,
       ext,
@@ -285,7 +286,7 @@ export class UploadService {
       width: facts.width,
       height: facts.height,
       formats: formats.length === 0 ? null : Object.fromEntries(formats.map((format) => [format.name, format.format])),
-      staged: [{ stagedPath: file.path, fileName: `${identity.hash}${ext ?? ''}` }, ...formats.map(({ stagedPath, fileName }) => ({ stagedPath, fileName }))],
+      staged: [{ stagedPath: file.path, fileName: `${identity.hash}${ext ?? ''}`, mime }, ...formats.map(({ stagedPath, fileName }) => ({ stagedPath, fileName, mime }))],
     };
   }
 }

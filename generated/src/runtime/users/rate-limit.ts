@@ -5,17 +5,12 @@
  * alternating between the two does not double the allowance.
  */
 import type { RequestHandler } from 'express';
-import { rateLimit, ipKeyGenerator, MemoryStore } from 'express-rate-limit';
-import { HttpError } from '../errors.ts';
+import { rateLimit, ipKeyGenerator } from 'express-rate-limit';
 import type { UsersPermissionsConfig } from '../config.ts';
+import type { Queryable } from '../database.ts';
+import { RateLimitError, rateLimitStore } from '../rate-limit/index.ts';
 
-export class RateLimitError extends HttpError {
-  override readonly name = 'RateLimitError';
-  readonly status = 429;
-  constructor() {
-    super('Too many requests, please try again later.');
-  }
-}
+export { RateLimitError } from '../rate-limit/index.ts';
 
 /** One sign-in attempt: its body (or GraphQL input), the REST route it counts as, and the caller's address. */
 export interface SignInAttempt {
@@ -31,9 +26,10 @@ export interface SignInLimiter {
   readonly count: (attempt: SignInAttempt) => Promise<void>;
 }
 
-export function signInLimiter(config: UsersPermissionsConfig['ratelimit']): SignInLimiter {
+/** Counters in the database on PostgreSQL (shared by every process), in memory on SQLite (rate-limit/index.ts). */
+export function signInLimiter(config: UsersPermissionsConfig['ratelimit'], db: Queryable): SignInLimiter {
   if (!config.enabled) return { middleware: (_req, _res, next) => next(), count: async () => undefined };
-  const store = new MemoryStore();
+  const store = rateLimitStore(db, 'sign-in', config.intervalMs);
   const middleware = rateLimit({
     windowMs: config.intervalMs,
     limit: config.max,
@@ -41,10 +37,14 @@ export function signInLimiter(config: UsersPermissionsConfig['ratelimit']): Sign
     legacyHeaders: false,
     store,
     keyGenerator: (req) => attemptKey({ body: req.body, route: `${req.baseUrl}${req.path}`, address: req.ip ?? '' }),
+    // attemptKey passes the address through ipKeyGenerator (IPv6 /56 blocks); the library's
+    // check only sees `req.ip` in this function's source and would warn at every start.
+    validate: { keyGeneratorIpFallback: false },
     handler: (_req, _res, next) => next(new RateLimitError()),
   });
   const count = async (attempt: SignInAttempt): Promise<void> => {
     // express-rate-limit refuses a request whose count, this one included, exceeds the limit.
+    // The store is the one the middleware initialised, so its window is already set.
     const { totalHits } = await store.increment(attemptKey(attempt));
     if (totalHits > config.max) throw new RateLimitError();
   };

@@ -65,20 +65,46 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
     const id = Number(req.params.id);
     return Number.isSafeInteger(id) && id > 0 ? id : Number.NaN;
   };
-  const respond = (handler: (req: Request) => Promise<{ status: number; body: unknown }>): RequestHandler => async (req, res) => {
-    const { status, body } = await handler(req);
-    if (body === undefined) res.status(status).end();
-    else sendJson(res, status, body);
-  };
+  const respond =
+    (handler: (req: Request) => Promise<{ status: number; body: unknown }>): RequestHandler =>
+    async (req, res) => {
+      const { status, body } = await handler(req);
+      if (body === undefined) res.status(status).end();
+      else sendJson(res, status, body);
+    };
   const ok = (body: unknown) => ({ status: 200, body });
 
   const router = Router();
-  router.post('/auth/local', limited, respond(async (req) => (allowed(req, 'auth.callback'), ok(await service.login(req.body)))));
-  router.post('/auth/local/register', limited, respond(async (req) => (allowed(req, 'auth.register'), ok(await service.register(req.body)))));
-  router.post('/auth/change-password', limited, respond(async (req) => ok(await service.changePassword(allowed(req, 'auth.changePassword'), req.body))));
-  router.post('/auth/forgot-password', limited, respond(async (req) => (allowed(req, 'auth.forgotPassword'), ok(await service.forgotPassword(req.body)))));
-  router.post('/auth/reset-password', limited, respond(async (req) => (allowed(req, 'auth.resetPassword'), ok(await service.resetPassword(req.body)))));
-  router.post('/auth/send-email-confirmation', limited, respond(async (req) => (allowed(req, 'auth.sendEmailConfirmation'), ok(await service.sendEmailConfirmation(req.body)))));
+  router.post(
+    '/auth/local',
+    limited,
+    respond(async (req) => (allowed(req, 'auth.callback'), ok(await service.login(req.body)))),
+  );
+  router.post(
+    '/auth/local/register',
+    limited,
+    respond(async (req) => (allowed(req, 'auth.register'), ok(await service.register(req.body)))),
+  );
+  router.post(
+    '/auth/change-password',
+    limited,
+    respond(async (req) => ok(await service.changePassword(allowed(req, 'auth.changePassword'), req.body))),
+  );
+  router.post(
+    '/auth/forgot-password',
+    limited,
+    respond(async (req) => (allowed(req, 'auth.forgotPassword'), ok(await service.forgotPassword(req.body)))),
+  );
+  router.post(
+    '/auth/reset-password',
+    limited,
+    respond(async (req) => (allowed(req, 'auth.resetPassword'), ok(await service.resetPassword(req.body)))),
+  );
+  router.post(
+    '/auth/send-email-confirmation',
+    limited,
+    respond(async (req) => (allowed(req, 'auth.sendEmailConfirmation'), ok(await service.sendEmailConfirmation(req.body)))),
+  );
   router.get('/auth/email-confirmation', async (req, res) => {
     allowed(req, 'auth.emailConfirmation');
     const token = new URLSearchParams(search(req)).get('confirmation') ?? undefined;
@@ -86,61 +112,97 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
     res.redirect(302, ctx.config.advanced.emailConfirmationRedirection ?? '/');
   });
 
-  router.get('/users/me', respond(async (req) => {
-    const access = allowed(req, 'user.me');
-    const account = await service.me(access);
-    return ok(await service.present(account, readQuery(req, access)));
-  }));
-  router.get('/users/count', respond(async (req) => {
-    const access = allowed(req, 'user.count');
-    const query = listQuery(req, access);
-    const { total } = await ctx.documents.findMany(USER_UID, { ...query, pagination: { kind: 'offset', start: 0, limit: 1, withCount: true } });
-    return ok(total ?? 0);
-  }));
-  router.get('/users', respond(async (req) => {
-    const access = allowed(req, 'user.find');
-    return ok((await ctx.documents.findMany(USER_UID, listQuery(req, access))).results);
-  }));
-  router.get('/users/:id', respond(async (req) => {
-    const access = allowed(req, 'user.findOne');
-    const query = readQuery(req, access);
-    const account = await ctx.accounts.byId(await byId(req));
-    // Strapi's controller sets a null body, which Koa answers with 204.
-    if (account === undefined) return { status: 204, body: undefined };
-    return ok(await service.present(account, query));
-  }));
-  router.post('/users', respond(async (req) => {
-    const query = readQuery(req, allowed(req, 'user.create'));
-    const account = await service.createUser(req.body);
-    return { status: 201, body: await service.present(account, query) };
-  }));
-  router.put('/users/:id', respond(async (req) => {
-    const query = readQuery(req, allowed(req, 'user.update'));
-    const account = await service.updateUser(await byId(req), req.body);
-    return ok(await service.present(account, query));
-  }));
-  router.delete('/users/:id', respond(async (req) => {
-    const query = readQuery(req, allowed(req, 'user.destroy'));
-    return ok(await service.deleteUser(await byId(req), query));
-  }));
+  router.get(
+    '/users/me',
+    respond(async (req) => {
+      const access = allowed(req, 'user.me');
+      const account = await service.me(access);
+      return ok(await service.present(account, readQuery(req, access)));
+    }),
+  );
+  router.get(
+    '/users/count',
+    respond(async (req) => {
+      const access = allowed(req, 'user.count');
+      const query = listQuery(req, access);
+      const { total } = await ctx.documents.findMany(USER_UID, { ...query, pagination: { kind: 'offset', start: 0, limit: 1, withCount: true } });
+      return ok(total ?? 0);
+    }),
+  );
+  router.get(
+    '/users',
+    respond(async (req) => {
+      const access = allowed(req, 'user.find');
+      return ok((await ctx.documents.findMany(USER_UID, listQuery(req, access))).results);
+    }),
+  );
+  router.get(
+    '/users/:id',
+    respond(async (req) => {
+      const access = allowed(req, 'user.findOne');
+      const query = readQuery(req, access);
+      const account = await ctx.accounts.byId(await byId(req));
+      // Strapi's controller sets a null body, which Koa answers with 204.
+      if (account === undefined) return { status: 204, body: undefined };
+      return ok(await service.present(account, query));
+    }),
+  );
+  router.post(
+    '/users',
+    respond(async (req) => {
+      const query = readQuery(req, allowed(req, 'user.create'));
+      const account = await service.createUser(req.body);
+      return { status: 201, body: await service.present(account, query) };
+    }),
+  );
+  router.put(
+    '/users/:id',
+    respond(async (req) => {
+      const query = readQuery(req, allowed(req, 'user.update'));
+      const account = await service.updateUser(await byId(req), req.body);
+      return ok(await service.present(account, query));
+    }),
+  );
+  router.delete(
+    '/users/:id',
+    respond(async (req) => {
+      const query = readQuery(req, allowed(req, 'user.destroy'));
+      return ok(await service.deleteUser(await byId(req), query));
+    }),
+  );
 
-  router.get('/users-permissions/roles', respond(async (req) => {
-    allowed(req, 'role.find');
-    const counts = await ctx.accounts.usersPerRole();
-    const roles = await ctx.accounts.roles();
-    return ok({ roles: roles.map((role) => ({ ...roleJson(role), nb_users: counts.get(role.documentId) ?? 0 })) });
-  }));
-  router.get('/users-permissions/roles/:id', respond(async (req) => {
-    allowed(req, 'role.findOne');
-    const role = await ctx.accounts.roleById(await byId(req));
-    if (role === undefined) throw new NotFoundError('Role not found');
-    return ok({ role: { ...roleJson(role), permissions: permissionsTree(ctx.permissions[role.type] ?? []) } });
-  }));
+  router.get(
+    '/users-permissions/roles',
+    respond(async (req) => {
+      allowed(req, 'role.find');
+      const counts = await ctx.accounts.usersPerRole();
+      const roles = await ctx.accounts.roles();
+      return ok({ roles: roles.map((role) => ({ ...roleJson(role), nb_users: counts.get(role.documentId) ?? 0 })) });
+    }),
+  );
+  router.get(
+    '/users-permissions/roles/:id',
+    respond(async (req) => {
+      allowed(req, 'role.findOne');
+      const role = await ctx.accounts.roleById(await byId(req));
+      if (role === undefined) throw new NotFoundError('Role not found');
+      return ok({ role: { ...roleJson(role), permissions: permissionsTree(ctx.permissions[role.type] ?? []) } });
+    }),
+  );
   return router;
 }
 
 function roleJson(role: RoleRow): Entity {
-  return { id: role.id, documentId: role.documentId, name: role.name, description: role.description, type: role.type, createdAt: iso(role.createdAt), updatedAt: iso(role.updatedAt), publishedAt: iso(role.publishedAt) };
+  return {
+    id: role.id,
+    documentId: role.documentId,
+    name: role.name,
+    description: role.description,
+    type: role.type,
+    createdAt: iso(role.createdAt),
+    updatedAt: iso(role.updatedAt),
+    publishedAt: iso(role.publishedAt),
+  };
 }
 
 function iso(value: unknown): string | null {

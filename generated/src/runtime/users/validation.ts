@@ -19,10 +19,12 @@ const MAX_PASSWORD_BYTES = 72;
 type Rule = (value: unknown, body: Readonly<Record<string, unknown>>) => string | undefined;
 
 const required: (field: string) => Rule = (field) => (value) => (value === undefined || value === null || value === '' ? `${field} is a required field` : undefined);
-const text: (field: string) => Rule = (field) => (value) => (value === undefined || value === null || typeof value === 'string' ? undefined : `${field} must be a \`string\` type, but the final value was: \`${JSON.stringify(value)}\`.`);
+const text: (field: string) => Rule = (field) => (value) =>
+  value === undefined || value === null || typeof value === 'string' ? undefined : `${field} must be a \`string\` type, but the final value was: \`${JSON.stringify(value)}\`.`;
 const email: (field: string) => Rule = (field) => (value) => (typeof value === 'string' && value !== '' && !isEmail(value) ? `${field} must be a valid email` : undefined);
 const passwordBytes: Rule = (value) => (typeof value === 'string' && new TextEncoder().encode(value).length > MAX_PASSWORD_BYTES ? 'Password must be less than 73 bytes' : undefined);
-const minLength: (field: string, n: number) => Rule = (field, n) => (value) => (typeof value === 'string' && value !== '' && value.length < n ? `${field} must be at least ${n} characters` : undefined);
+const minLength: (field: string, n: number) => Rule = (field, n) => (value) =>
+  typeof value === 'string' && value !== '' && value.length < n ? `${field} must be at least ${n} characters` : undefined;
 const sameAs: (other: string) => Rule = (other) => (value, body) => (value !== undefined && value !== body[other] ? 'Passwords do not match' : undefined);
 
 type Shape = Readonly<Record<string, readonly Rule[]>>;
@@ -87,5 +89,4 @@ export const validateCreateUserBody = (body: unknown) =>
     password: string;
   } & Record<string, unknown>;
 
-export const validateUpdateUserBody = (body: unknown) =>
-  check({ email: [text('email'), email('email')], username: [text('username')], password: [text('password'), passwordBytes] }, body);
+export const validateUpdateUserBody = (body: unknown) => check({ email: [text('email'), email('email')], username: [text('username')], password: [text('password'), passwordBytes] }, body);

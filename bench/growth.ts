@@ -1,0 +1,153 @@
+/**
+ * The growth table: what a page of articles costs as the table grows to 1k, 10k and 100k
+ * documents (each a draft and a published row, three tags and a category per row, as Strapi
+ * stores them). Articles are added straight into the database of a running, seeded server
+ * (copies of a seeded article's rows, so every column is encoded as the engine writes it), and
+ * each request shape is loaded for a few seconds at every size.
+ */
+import autocannon from 'autocannon';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+
+export interface GrowthDatabase {
+  readonly client: 'sqlite' | 'postgres';
+  /** SQLite file or PostgreSQL URL of the server's database. */
+  readonly location: string;
+}
+
+interface Sql {
+  query(sql: string): Promise<Record<string, unknown>[]>;
+  close(): Promise<void>;
+}
+
+export async function connect(db: GrowthDatabase): Promise<Sql> {
+  if (db.client === 'sqlite') {
+    const connection = new BetterSqlite3(db.location);
+    connection.pragma('busy_timeout = 10000');
+    return {
+      query: async (sql) => {
+        if (/^(BEGIN|COMMIT|ROLLBACK)$/.test(sql)) return (connection.exec(sql), []);
+        const statement = connection.prepare(sql);
+        return statement.reader ? (statement.all() as Record<string, unknown>[]) : (statement.run(), []);
+      },
+      close: async () => void connection.close(),
+    };
+  }
+  const client = new pg.Client({ connectionString: db.location });
+  await client.connect();
+  return {
+    query: async (sql) => (await client.query(sql)).rows as Record<string, unknown>[],
+    close: () => client.end(),
+  };
+}
+
+const PREFIX = 'growth';
+const RARE_TAG = 'tag-01';
+const RARE_CATEGORY = 'news';
+const COMMON_TAG = 'tag-02';
+const COMMON_CATEGORY = 'tech';
+
+/** Adds articles `from`..`to`-1 (document numbers), each a draft and a published row with links. */
+export async function addArticles(sql: Sql, client: GrowthDatabase['client'], from: number, to: number): Promise<void> {
+  if (to <= from) return;
+  const series = client === 'sqlite' ? `WITH RECURSIVE seq(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM seq WHERE i < ${to - 1})` : `WITH seq(i) AS (SELECT generate_series(${from}, ${to - 1}))`;
+  const documentId = client === 'sqlite' ? `printf('${PREFIX}%018d', seq.i)` : `'${PREFIX}' || lpad(seq.i::text, 18, '0')`;
+  const text = (expr: string): string => (client === 'sqlite' ? expr : `${expr}::text`);
+  await sql.query('BEGIN');
+  try {
+    // Both versions of the seeded article "hello-world" serve as templates for every column.
+    await sql.query(
+      `${series}
+       INSERT INTO articles (document_id, title, description, slug, reading_time, featured, created_at, updated_at, published_at)
+       SELECT ${documentId}, 'Growth article ' || ${text('seq.i')}, t.description, 'growth-' || ${text('seq.i')}, seq.i % 17, t.featured, t.created_at, t.updated_at, t.published_at
+       FROM seq CROSS JOIN (SELECT * FROM articles WHERE slug = 'hello-world') t`,
+    );
+    // The added articles never use tag-01 or the "news" category, so a filter on those keeps
+    // matching the same few seeded articles however large the table grows (a selective filter),
+    // while one on another tag or category matches a fixed share of it (an unselective one).
+    const tags = (await sql.query(`SELECT DISTINCT document_id FROM tags WHERE name <> '${RARE_TAG}' ORDER BY document_id`)).map((r) => String(r['document_id']));
+    const categories = (await sql.query(`SELECT DISTINCT document_id FROM categories WHERE slug NOT IN ('empty', '${RARE_CATEGORY}') ORDER BY document_id`)).map((r) => String(r['document_id']));
+    const number = `CAST(substr(a.document_id, ${PREFIX.length + 1}) AS INTEGER)`;
+    const pick = (list: readonly string[], offset: string): string => `(CASE (${number} + ${offset}) % ${list.length} ${list.map((id, i) => `WHEN ${i} THEN '${id}'`).join(' ')} END)`;
+    const fresh = `a.document_id >= '${PREFIX}${String(from).padStart(18, '0')}' AND a.document_id <= '${PREFIX}${String(to - 1).padStart(18, '0')}'`;
+    for (const k of [0, 1, 2]) {
+      await sql.query(`INSERT INTO articles_tags_lnk (entity_id, target_document_id, ord, inverse_ord) SELECT a.id, ${pick(tags, String(k * 7))}, ${k + 1}, 0 FROM articles a WHERE ${fresh}`);
+    }
+    await sql.query(`INSERT INTO articles_category_lnk (entity_id, target_document_id, ord, inverse_ord) SELECT a.id, ${pick(categories, '0')}, 1, 0 FROM articles a WHERE ${fresh}`);
+    await sql.query('COMMIT');
+  } catch (error) {
+    await sql.query('ROLLBACK');
+    throw error;
+  }
+  if (client === 'postgres') await sql.query('ANALYZE');
+}
+
+/**
+ * A GET on a fresh connection: after a long insert, a pooled keep-alive connection may have been
+ * closed by the server's idle timeout just as it is reused.
+ */
+export function probeOnce(url: string): Promise<Response> {
+  return fetch(url, { headers: { connection: 'close' } });
+}
+
+export interface GrowthRow {
+  readonly size: number;
+  readonly shape: string;
+  readonly rps: number;
+  readonly p50: number;
+  readonly p99: number;
+  readonly non2xx: number;
+}
+
+/** Loads every growth shape at 1k/10k/100k articles; returns one row per (size, shape). */
+export async function growth(url: string, db: GrowthDatabase, sizes: readonly number[], seconds: number, log: (line: string) => void): Promise<GrowthRow[]> {
+  const sql = await connect(db);
+  const rows: GrowthRow[] = [];
+  try {
+    let have = 0;
+    for (const size of sizes) {
+      await addArticles(sql, db.client, have, size);
+      have = size;
+      const shapes: Record<string, string> = {
+        list: '/api/articles?pagination[pageSize]=25',
+        'list, withCount=false': '/api/articles?pagination[pageSize]=25&pagination[withCount]=false',
+        'filter tags.name, few matches': `/api/articles?filters[tags][name][$eq]=${RARE_TAG}&pagination[pageSize]=25`,
+        'filter tags.name, ~10% match': `/api/articles?filters[tags][name][$eq]=${COMMON_TAG}&pagination[pageSize]=25`,
+        'filter category.slug, few matches': `/api/articles?filters[category][slug][$eq]=${RARE_CATEGORY}&pagination[pageSize]=25`,
+        'filter category.slug, ~50% match': `/api/articles?filters[category][slug][$eq]=${COMMON_CATEGORY}&pagination[pageSize]=25`,
+        'filter category.slug, ~50%, withCount=false': `/api/articles?filters[category][slug][$eq]=${COMMON_CATEGORY}&pagination[pageSize]=25&pagination[withCount]=false`,
+        'sort slug:desc': '/api/articles?sort=slug:desc&pagination[pageSize]=25',
+        'sort title:asc (no index)': '/api/articles?sort=title:asc&pagination[pageSize]=25',
+        'offset 90%': `/api/articles?pagination[start]=${Math.floor(size * 0.9)}&pagination[limit]=25`,
+      };
+      for (const [shape, path] of Object.entries(shapes)) {
+        const probe = await probeOnce(`${url}${path}`);
+        if (!probe.ok) throw new Error(`${shape}: ${probe.status} ${await probe.text()}`);
+        await probe.arrayBuffer();
+        const result = await autocannon({ url: `${url}${path}`, connections: 10, duration: seconds });
+        const row: GrowthRow = { size, shape, rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, non2xx: result.non2xx };
+        rows.push(row);
+        log(`| ${size} | ${shape} | ${row.rps} | ${row.p50} | ${row.p99} | ${row.non2xx} |`);
+      }
+    }
+  } finally {
+    await sql.close();
+  }
+  return rows;
+}
+
+/** Rows by shape, one column per size: `| shape | 1k req/s (p99) | 10k ... |`. */
+export function growthMarkdown(rows: readonly GrowthRow[]): string {
+  const sizes = [...new Set(rows.map((r) => r.size))];
+  const shapes = [...new Set(rows.map((r) => r.shape))];
+  const label = (size: number): string => (size >= 1000 ? `${size / 1000}k` : String(size));
+  const cell = (shape: string, size: number): string => {
+    const row = rows.find((r) => r.shape === shape && r.size === size);
+    return row === undefined ? '' : `${row.rps} (${row.p99} ms)${row.non2xx > 0 ? ` ${row.non2xx} non-2xx` : ''}`;
+  };
+  return [
+    `| shape | ${sizes.map((s) => `${label(s)} articles: req/s (p99)`).join(' | ')} |`,
+    `| --- | ${sizes.map(() => '---').join(' | ')} |`,
+    ...shapes.map((shape) => `| ${shape} | ${sizes.map((size) => cell(shape, size)).join(' | ')} |`),
+  ].join('\n');
+}

@@ -1,0 +1,153 @@
+/**
+ * `capi import`: brings a Strapi 5 data-transfer archive (`strapi export --no-encrypt`) into a
+ * capi project, all or nothing.
+ *
+ * 1. A checking pass reads the whole archive without writing: schemas compared with the
+ *    project's, every line checked, every reference resolved. It is the dry run's report, and any
+ *    problem stops the import before a single row is written.
+ * 2. A writing pass reads it again inside ONE database transaction: rows with their ids, links,
+ *    and asset files streamed into a work folder inside the upload folder. Last inside the
+ *    transaction the files are stored through the project's upload provider (the local folder,
+ *    or an S3 bucket) under the archive's names; a failure anywhere (a row the database refuses,
+ *    a full disk, an object the bucket refuses, the commit itself) rolls the rows back, deletes
+ *    the stored objects and removes the staged files, so the database and the storage are as
+ *    before. Local file rows get the provider's name and URLs, as Strapi's import gives them.
+ *
+ * A project that already has content is refused unless `force`, which replaces it: its rows are
+ * deleted in the same transaction and the objects its file rows own (those of the configured
+ * provider) are copied aside, restored if the import fails.
+ */
+import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import type { Database, Queryable } from '../database.ts';
+import { quote } from '../engine/sql.ts';
+import type { ModelSchema } from '../schema.ts';
+import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
+import type { UploadProviderConfig } from '../upload/provider-config.ts';
+import { createUploadProvider, type UploadProvider } from '../upload/provider.ts';
+import { serializeFile, type FileRow } from '../upload/serialize.ts';
+import { UploadFolder } from '../upload/storage.ts';
+import { storeFiles, type Placement } from '../upload/stored-files.ts';
+import { ImportWalk, type WalkOptions } from './import-walk.ts';
+import { ImportError } from './insert-batches.ts';
+import type { ImportReport } from './report.ts';
+import { contentTables, linkTables } from './tables.ts';
+
+export interface ImportOptions extends WalkOptions {
+  readonly db: Database;
+  /** The local upload folder (`<project>/public/uploads`): the local provider's files, and the work folders. */
+  readonly uploadDir: string;
+  /** config/plugins.json `upload.config`: where the files go. Default: the local provider. */
+  readonly uploadProvider?: UploadProviderConfig;
+  /** Report only: nothing is written. */
+  readonly dryRun?: boolean;
+  /** Replace the project's content instead of refusing a project that has some. */
+  readonly force?: boolean;
+}
+
+/** The import was refused: the report says why. */
+export class ImportRefusedError extends Error {
+  override readonly name = 'ImportRefusedError';
+  constructor(readonly report: ImportReport) {
+    super(`the import was refused: ${report.problems.length} problem(s)`);
+  }
+}
+
+export async function importArchive(options: ImportOptions): Promise<ImportReport> {
+  const started = performance.now();
+  const check = new ImportWalk(options);
+  await check.run();
+  const existing = await existingRows(options.db, options.model);
+  if (existing > 0 && !options.force) check.problems.add('error', `the project already has content (${existing} rows): --force replaces it`);
+  const report = (written: boolean, walk: ImportWalk = check): ImportReport => ({
+    ...(check.strapiVersion === undefined ? {} : { strapiVersion: check.strapiVersion }),
+    counts: walk.counts,
+    problems: check.problems.list(),
+    notes: [...check.notes],
+    written,
+    durationMs: Math.round(performance.now() - started),
+  });
+  if (check.problems.blocking(options.allowMissing)) {
+    if (options.dryRun) return report(false);
+    throw new ImportRefusedError(report(false));
+  }
+  if (options.dryRun) return report(false);
+  // The writing pass builds its own maps; only the check's counts and messages are kept.
+  check.release();
+
+  const folder = UploadFolder.openSync(options.uploadDir);
+  const provider = createUploadProvider(options.uploadProvider ?? { provider: 'local' }, folder);
+  const work = await folder.createWorkDir();
+  const stagedDir = join(work.path, 'staged');
+  const displacedDir = join(work.path, 'displaced');
+  await mkdir(stagedDir);
+  await mkdir(displacedDir);
+  let placement: Placement | undefined;
+  let walk: ImportWalk | undefined;
+  try {
+    await options.db.transaction(async (tx) => {
+      const displaced = await storedFileNames(tx, provider);
+      await clearContent(tx, options.model);
+      walk = new ImportWalk(options, { db: tx, workDir: stagedDir, storage: provider }, check.seen);
+      await walk.run();
+      // The archive changed between the passes (it is being written to?): nothing is kept.
+      if (walk.problems.blocking(options.allowMissing)) throw new ImportError(`the archive changed while it was imported: ${walk.problems.list()[0]?.message ?? ''}`);
+      await resetSequences(tx, walk.tablesWithIds);
+      // Last, so that no file is stored unless every row is in; undone if the commit fails.
+      placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir });
+    });
+  } catch (error) {
+    await placement?.undo();
+    throw error;
+  } finally {
+    await work.remove();
+    provider.close();
+  }
+  // After the commit: MySQL's ANALYZE TABLE commits implicitly, so inside the transaction it
+  // would keep the rows of an import that fails afterwards.
+  await analyze(options.db, options.model);
+  return report(true, walk);
+}
+
+/** Rows of content the project has (the roles a server creates from config/permissions.json do not count). */
+async function existingRows(db: Queryable, model: ModelSchema): Promise<number> {
+  let total = 0;
+  for (const table of contentTables(model)) {
+    if (table === 'up_roles') continue;
+    const [row] = await db.query<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${quote(table)}`);
+    total += Number(row?.n ?? 0);
+  }
+  return total;
+}
+
+/** The stored names the project's file rows own (originals and formats) that `provider` stored. */
+async function storedFileNames(db: Queryable, provider: UploadProvider): Promise<string[]> {
+  const rows = await db.query<FileRow>('SELECT * FROM files');
+  return rows.map(serializeFile).flatMap((file) => (file.provider === provider.name ? provider.storedNames(file).names : []));
+}
+
+/** Deletes every row of content: links first, then the rows they hang on. */
+async function clearContent(db: Queryable, model: ModelSchema): Promise<void> {
+  for (const table of [...linkTables(model), FILE_LINK_TABLE, ...contentTables(model)]) await db.execute(`DELETE FROM ${quote(table)}`);
+}
+
+/**
+ * PostgreSQL plans queries from table statistics, which a bulk load leaves stale: without them the
+ * first reads (the server's, an export's) may scan whole tables. SQLite plans from its indexes.
+ */
+async function analyze(db: Queryable, model: ModelSchema): Promise<void> {
+  const script = [...contentTables(model), ...linkTables(model), FILE_LINK_TABLE].flatMap((table) => db.dialect.analyzeTable(table) ?? []);
+  if (script.length > 0) await db.exec(script.join('\n'));
+}
+
+/**
+ * PostgreSQL's id sequences do not move when rows are inserted with explicit ids: without this,
+ * the next row created through the API would collide with an imported one. (SQLite's
+ * AUTOINCREMENT follows the largest id by itself.)
+ */
+async function resetSequences(db: Queryable, tables: ReadonlySet<string>): Promise<void> {
+  for (const table of tables) {
+    const reset = db.dialect.resetIdSequence(table);
+    if (reset !== undefined) await db.query(reset.sql, reset.params);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The core actions of a content type (Strapi's find, findOne, create, update, delete): parse and
+ * validate the query string against the type's static table, call the document service, wrap the
+ * result in Strapi's envelope. extensions/pipeline.ts runs them behind policies and middlewares;
+ * routes.ts mounts the pipeline's handlers.
+ */
+import type { Request } from 'express';
+import { hasNul } from '../column-domains.ts';
+import { canRead, type Access } from '../access.ts';
+import type { CoreActions, RouteContext } from '../extensions/types.ts';
+import type { ContentTypeSchema } from '../schema.ts';
+import { NotFoundError, ValidationError } from '../errors.ts';
+import type { Entity, WriteOptions } from '../engine/types.ts';
+import { parseListQuery, parseReadQuery } from '../query/params.ts';
+import type { ReadQuery } from '../query/types.ts';
+import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
+import type { RestContext } from './context.ts';
+import { RESPONSE_FORMAT_HEADER, V4Format, wantsV4 } from './v4-format.ts';
+
+/** The core actions of a type: Strapi's find, findOne, create, update and delete (on a single type, of its one document). */
+export function coreActions(schema: ContentTypeSchema, context: RestContext): CoreActions {
+  const { uid } = schema;
+  const { documents } = context;
+  const queryContext = (access: Access) => ({ schema, model: context.model, rest: context.rest, i18n: context.i18n, canRead: (target: string) => canRead(access, target) });
+  const readQuery = (ctx: RouteContext): ReadQuery => parseReadQuery(ctx.query, queryContext(ctx.state.access));
+  const v4 = new V4Format(context.model);
+  /** The entity as the request asked for it: Strapi 5's shape, or v4's with `Strapi-Response-Format: v4`. */
+  const shaped = (req: Request) => (wantsV4(req.headers[RESPONSE_FORMAT_HEADER]) ? (entity: Entity) => v4.entry(entity, uid) : (entity: Entity) => entity);
+  /** The version a write touched, read back with the populate and fields the request asked for. */
+  const respond = async (req: Request, query: ReadQuery, ref: { documentId: string; locale?: string }, options: WriteOptions) => {
+    const entity = await documents.findOne(uid, ref.documentId, { ...query, status: options.status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) });
+    if (entity === null) throw new NotFoundError();
+    return documentEnvelope(shaped(req)(entity));
+  };
+  const found = (ctx: RouteContext, entity: Entity | null) => {
+    if (entity === null) throw new NotFoundError();
+    return documentEnvelope(shaped(ctx.req)(entity));
+  };
+  const deleted = (ctx: RouteContext) => {
+    // Strapi answers 204 whether or not the document existed.
+    ctx.status = 204;
+    return undefined;
+  };
+
+  if (schema.kind === 'singleType') {
+    return {
+      find: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
+      findOne: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
+      create: async (ctx) => {
+        const query = readQuery(ctx);
+        const options = writeOptions(query);
+        return respond(ctx.req, query, await documents.putSingle(uid, bodyData(ctx), options), options);
+      },
+      update: async (ctx) => {
+        const query = readQuery(ctx);
+        const options = writeOptions(query);
+        return respond(ctx.req, query, await documents.putSingle(uid, bodyData(ctx), options), options);
+      },
+      delete: async (ctx) => {
+        await documents.deleteSingle(uid, deleteOptions(readQuery(ctx)));
+        return deleted(ctx);
+      },
+    };
+  }
+  return {
+    find: async (ctx) => {
+      const query = parseListQuery(ctx.query, queryContext(ctx.state.access));
+      const { results, total } = await documents.findMany(uid, query);
+      return listEnvelope(results.map(shaped(ctx.req)), paginationMeta(query.pagination, total));
+    },
+    findOne: async (ctx) => found(ctx, await documents.findOne(uid, documentIdParam(ctx), readQuery(ctx))),
+    create: async (ctx) => {
+      const query = readQuery(ctx);
+      const options = writeOptions(query);
+      const ref = await documents.create(uid, bodyData(ctx), options);
+      ctx.status = 201;
+      return respond(ctx.req, query, ref, options);
+    },
+    update: async (ctx) => {
+      const query = readQuery(ctx);
+      const options = writeOptions(query);
+      const ref = await documents.update(uid, documentIdParam(ctx), bodyData(ctx), options);
+      if (ref === null) throw new NotFoundError();
+      return respond(ctx.req, query, ref, options);
+    },
+    delete: async (ctx) => {
+      await documents.delete(uid, documentIdParam(ctx), deleteOptions(readQuery(ctx)));
+      return deleted(ctx);
+    },
+  };
+}
+
+/** The raw query string: parsed by our own qs settings, not Express' parser. */
+export function search(req: Request): string {
+  const url = req.originalUrl;
+  const at = url.indexOf('?');
+  return at === -1 ? '' : url.slice(at + 1);
+}
+
+function documentIdParam(ctx: RouteContext): string {
+  const documentId = ctx.params.documentId ?? '';
+  // No row can hold a NUL (column-domains.ts); PostgreSQL would fail on comparing one.
+  if (hasNul(documentId)) throw new ValidationError('Invalid documentId: expected text without NUL (\\u0000) characters', { param: 'documentId' });
+  return documentId;
+}
+
+/** Strapi's `{ data: {...} }` request body. */
+function bodyData(ctx: RouteContext): unknown {
+  const body: unknown = ctx.request.body;
+  if (body === null || typeof body !== 'object' || !('data' in body)) throw new ValidationError('Missing "data" payload in the request body');
+  return (body as { data: unknown }).data;
+}
+
+function writeOptions(query: ReadQuery): WriteOptions {
+  return query.locale === undefined || query.locale === '*' ? { status: query.status } : { status: query.status, locale: query.locale };
+}
+
+function deleteOptions(query: ReadQuery): { locale?: string } {
+  return query.locale === undefined ? {} : { locale: query.locale };
+}
