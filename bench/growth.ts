@@ -7,13 +7,59 @@
  */
 import autocannon from 'autocannon';
 import BetterSqlite3 from 'better-sqlite3';
+import mysql from 'mysql2/promise';
 import pg from 'pg';
+import type { DatabaseKind } from '../templates/contract/database.ts';
+import { sessionSetup } from '../templates/runtime/database-mysql.ts';
 
 export interface GrowthDatabase {
-  readonly client: 'sqlite' | 'postgres';
-  /** SQLite file or PostgreSQL URL of the server's database. */
+  readonly client: DatabaseKind;
+  /** SQLite file, or PostgreSQL / MySQL URL of the server's database. */
   readonly location: string;
 }
+
+/** The SQL that differs per database when rows are added: a number series and casts. */
+interface GrowthSql {
+  /** `insert` of `select`, where `select` reads a table `seq(i)` of from..to-1 (a `WITH`). */
+  readonly insertFromSeries: (from: number, to: number, insert: string, select: string) => string;
+  /** `prefix` followed by the number padded to 18 digits. */
+  readonly padded: (prefix: string, number: string) => string;
+  readonly text: (expr: string) => string;
+  readonly integer: (expr: string) => string;
+  /** Refreshes the planner's statistics after the insert. */
+  readonly analyze: readonly string[];
+}
+
+/** A recursive series: SQLite and MySQL have no generate_series. */
+const recursiveSeries = (from, to) => `WITH RECURSIVE seq(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM seq WHERE i < ${to - 1})`;
+
+const TABLES = ['articles', 'articles_tags_lnk', 'articles_category_lnk'];
+
+const GROWTH_SQL: Readonly<Record<DatabaseKind, GrowthSql>> = {
+  sqlite: {
+    insertFromSeries: (from, to, insert, select) => `${recursiveSeries(from, to)} ${insert} ${select}`,
+    padded: (prefix, number) => `printf('${prefix}%018d', ${number})`,
+    text: (expr) => expr,
+    integer: (expr) => `CAST(${expr} AS INTEGER)`,
+    analyze: [],
+  },
+  postgres: {
+    insertFromSeries: (from, to, insert, select) => `WITH seq(i) AS (SELECT generate_series(${from}, ${to - 1})) ${insert} ${select}`,
+    padded: (prefix, number) => `'${prefix}' || lpad(${number}::text, 18, '0')`,
+    text: (expr) => `${expr}::text`,
+    integer: (expr) => `CAST(${expr} AS INTEGER)`,
+    analyze: ['ANALYZE'],
+  },
+  // The connection runs capi's session (ANSI quotes, || concatenates, binary collation).
+  mysql: {
+    // MySQL takes the WITH after INSERT, not before it.
+    insertFromSeries: (from, to, insert, select) => `${insert} ${recursiveSeries(from, to)} ${select}`,
+    padded: (prefix, number) => `'${prefix}' || LPAD(${number}, 18, '0')`,
+    text: (expr) => `CAST(${expr} AS CHAR)`,
+    integer: (expr) => `CAST(${expr} AS SIGNED)`,
+    analyze: [`ANALYZE TABLE ${TABLES.join(', ')}`],
+  },
+};
 
 interface Sql {
   query(sql: string): Promise<Record<string, unknown>[]>;
@@ -33,6 +79,20 @@ export async function connect(db: GrowthDatabase): Promise<Sql> {
       close: async () => void connection.close(),
     };
   }
+  if (db.client === 'mysql') {
+    const connection = await mysql.createConnection({ uri: db.location, multipleStatements: true });
+    await connection.query(sessionSetup);
+    // A recursive series of 100,000 rows: MySQL 8 and MariaDB stop at 1,000 iterations by
+    // default, each under its own variable (the other one's is an error, ignored).
+    for (const limit of ['cte_max_recursion_depth', 'max_recursive_iterations']) await connection.query(`SET SESSION ${limit} = 1000000`).catch(() => undefined);
+    return {
+      query: async (sql) => {
+        const [rows] = await connection.query(sql);
+        return Array.isArray(rows) ? (rows as Record<string, unknown>[]) : [];
+      },
+      close: () => connection.end(),
+    };
+  }
   const client = new pg.Client({ connectionString: db.location });
   await client.connect();
   return {
@@ -50,24 +110,27 @@ const COMMON_CATEGORY = 'tech';
 /** Adds articles `from`..`to`-1 (document numbers), each a draft and a published row with links. */
 export async function addArticles(sql: Sql, client: GrowthDatabase['client'], from: number, to: number): Promise<void> {
   if (to <= from) return;
-  const series = client === 'sqlite' ? `WITH RECURSIVE seq(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM seq WHERE i < ${to - 1})` : `WITH seq(i) AS (SELECT generate_series(${from}, ${to - 1}))`;
-  const documentId = client === 'sqlite' ? `printf('${PREFIX}%018d', seq.i)` : `'${PREFIX}' || lpad(seq.i::text, 18, '0')`;
-  const text = (expr: string): string => (client === 'sqlite' ? expr : `${expr}::text`);
+  const dialect = GROWTH_SQL[client];
+  const documentId = dialect.padded(PREFIX, 'seq.i');
+  const text = dialect.text;
   await sql.query('BEGIN');
   try {
     // Both versions of the seeded article "hello-world" serve as templates for every column.
     await sql.query(
-      `${series}
-       INSERT INTO articles (document_id, title, description, slug, reading_time, featured, created_at, updated_at, published_at)
-       SELECT ${documentId}, 'Growth article ' || ${text('seq.i')}, t.description, 'growth-' || ${text('seq.i')}, seq.i % 17, t.featured, t.created_at, t.updated_at, t.published_at
-       FROM seq CROSS JOIN (SELECT * FROM articles WHERE slug = 'hello-world') t`,
+      dialect.insertFromSeries(
+        from,
+        to,
+        'INSERT INTO articles (document_id, title, description, slug, reading_time, featured, created_at, updated_at, published_at)',
+        `SELECT ${documentId}, 'Growth article ' || ${text('seq.i')}, t.description, 'growth-' || ${text('seq.i')}, seq.i % 17, t.featured, t.created_at, t.updated_at, t.published_at
+         FROM seq CROSS JOIN (SELECT * FROM articles WHERE slug = 'hello-world') t`,
+      ),
     );
     // The added articles never use tag-01 or the "news" category, so a filter on those keeps
     // matching the same few seeded articles however large the table grows (a selective filter),
     // while one on another tag or category matches a fixed share of it (an unselective one).
     const tags = (await sql.query(`SELECT DISTINCT document_id FROM tags WHERE name <> '${RARE_TAG}' ORDER BY document_id`)).map((r) => String(r['document_id']));
     const categories = (await sql.query(`SELECT DISTINCT document_id FROM categories WHERE slug NOT IN ('empty', '${RARE_CATEGORY}') ORDER BY document_id`)).map((r) => String(r['document_id']));
-    const number = `CAST(substr(a.document_id, ${PREFIX.length + 1}) AS INTEGER)`;
+    const number = dialect.integer(`substr(a.document_id, ${PREFIX.length + 1})`);
     const pick = (list: readonly string[], offset: string): string => `(CASE (${number} + ${offset}) % ${list.length} ${list.map((id, i) => `WHEN ${i} THEN '${id}'`).join(' ')} END)`;
     const fresh = `a.document_id >= '${PREFIX}${String(from).padStart(18, '0')}' AND a.document_id <= '${PREFIX}${String(to - 1).padStart(18, '0')}'`;
     for (const k of [0, 1, 2]) {
@@ -79,7 +142,7 @@ export async function addArticles(sql: Sql, client: GrowthDatabase['client'], fr
     await sql.query('ROLLBACK');
     throw error;
   }
-  if (client === 'postgres') await sql.query('ANALYZE');
+  for (const statement of dialect.analyze) await sql.query(statement);
 }
 
 /**

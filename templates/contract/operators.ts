@@ -116,6 +116,27 @@ function equality(symbol: '=' | '<>', side: 'expr' | 'ordered'): RenderSql {
 }
 
 /**
+ * MySQL's `=` / `IN` on text: `expr = ? AND CAST(expr AS BINARY) = ?`. The binary cast alone is
+ * exact but hides the column from its index; the collation's own comparison (utf8mb4_bin, which
+ * ignores trailing spaces only) finds a superset through the index, and the cast keeps the
+ * answer exact. Types that do not compare as text have `ordered === expr` and keep one test.
+ */
+function indexedEquality(): RenderSql {
+  const exact = equality('=', 'ordered');
+  return (o) => (o.value === null || o.ordered === o.expr ? exact(o) : o.kit.sql(`(${o.expr} = ${o.placeholder} AND ${o.ordered} = ${o.placeholder})`, [o.bind(o.value), o.bind(o.value)]));
+}
+
+function indexedMembership(): RenderSql {
+  const exact = membership(false, 'ordered');
+  return (o) => {
+    if (o.ordered === o.expr || o.items.length === 0 || o.idMembership() !== undefined) return exact(o);
+    const list = o.items.map(() => o.placeholder).join(', ');
+    const params = o.items.map(o.bind);
+    return o.kit.sql(`(${o.expr} IN (${list}) AND ${o.ordered} IN (${list}))`, [...params, ...params]);
+  };
+}
+
+/**
  * `LOWER(text) = LOWER(?)`. MySQL compares the lowered text as bytes: its default collations
  * would also ignore trailing spaces.
  */
@@ -276,7 +297,7 @@ export const OPERATORS = {
     arity: 'binary',
     valueType: 'attribute',
     appliesTo: ALL_TYPES,
-    sql: { sqlite: EQ, postgres: EQ, mysql: equality('=', 'ordered') },
+    sql: { sqlite: EQ, postgres: EQ, mysql: indexedEquality() },
     onNull: nullIfNullValue,
     evaluate: equalsInMemory(false, false),
   },
@@ -436,7 +457,7 @@ export const OPERATORS = {
     arity: 'list',
     valueType: 'attribute',
     appliesTo: ALL_TYPES,
-    sql: { sqlite: membership(false, 'expr'), postgres: membership(false, 'expr'), mysql: membership(false, 'ordered') },
+    sql: { sqlite: membership(false, 'expr'), postgres: membership(false, 'expr'), mysql: indexedMembership() },
     onNull: (_value, items) => (items.length === 0 ? false : null),
     evaluate: membershipInMemory(false),
   },

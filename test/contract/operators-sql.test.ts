@@ -104,7 +104,7 @@ beforeAll(async () => {
   await maria.query(sessionSetup);
   await maria.query('CREATE DATABASE IF NOT EXISTS capi_contract_test CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci');
   await maria.query('USE capi_contract_test');
-  await maria.query('CREATE TEMPORARY TABLE t (i INTEGER, v VARCHAR(255) COLLATE utf8mb4_bin)');
+  await maria.query('CREATE TEMPORARY TABLE t (i INTEGER, v VARCHAR(255) COLLATE utf8mb4_bin, INDEX t_v (v))');
   for (const [i, v] of ROWS.entries()) await maria.query('INSERT INTO t (i, v) VALUES (?, ?)', [i, v]);
   runs.mysql = async (piece) => {
     const [rows] = await maria.execute(`SELECT i FROM t WHERE ${piece.sql} ORDER BY i`, [...piece.params]);
@@ -137,8 +137,21 @@ describe('SQL text', () => {
   });
 
   it('compares text byte-wise on MySQL through a binary cast', () => {
-    expect(where('mysql', 'eq', 'a').sql).toBe('CAST(v AS BINARY) = ?');
+    expect(where('mysql', 'eq', 'a')).toEqual({ sql: '(v = ? AND CAST(v AS BINARY) = ?)', params: ['a', 'a'] });
+    expect(where('mysql', 'in', ['a', 'b'])).toEqual({ sql: '(v IN (?, ?) AND CAST(v AS BINARY) IN (?, ?))', params: ['a', 'b', 'a', 'b'] });
+    expect(where('mysql', 'lt', 'a').sql).toBe('CAST(v AS BINARY) < ?');
     expect(where('mysql', 'contains', 'a')).toEqual({ sql: "CAST(v AS BINARY) LIKE ? ESCAPE '\\'", params: ['%a%'] });
     expect(where('mysql', 'containsi', 'a').sql).toBe("LOWER(v) LIKE LOWER(?) ESCAPE '\\'");
+  });
+
+  // The binary cast alone hides the column from its index (a full scan per filter as the table
+  // grows); equality and IN also test the column itself, so MariaDB can look it up.
+  it.each([
+    ['eq', 'apple'],
+    ['in', ['apple', 'ab']],
+  ] as const)('lets MySQL use the index of the column for %s', async (operator, value) => {
+    const piece = where('mysql', operator, value);
+    const [plan] = await maria.execute(`EXPLAIN SELECT i FROM t WHERE ${piece.sql}`, [...piece.params]);
+    expect((plan as { possible_keys: string | null }[])[0]?.possible_keys).toBe('t_v');
   });
 });
