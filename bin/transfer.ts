@@ -130,16 +130,24 @@ export interface ExportFlags {
 
 export async function runExport(file: string, flags: ExportFlags): Promise<void> {
   const err = process.stderr;
-  await withProject(flags.project, async ({ root, model, db }) => {
+  await withProject(flags.project, async ({ root, model, config, db }) => {
     const progress = progressReporter(err);
     let result;
     try {
-      result = await exportArchive({ file: resolve(file), db, model, uploadDir: join(root, 'public', 'uploads'), compress: flags.compress, progress: progress.listener });
+      result = await exportArchive({
+        file: resolve(file),
+        db,
+        model,
+        uploadDir: join(root, 'public', 'uploads'),
+        uploadProvider: config.plugins.upload.provider,
+        compress: flags.compress,
+        progress: progress.listener,
+      });
     } finally {
       progress.stop();
     }
     if (result.missingAssets.length > 0) {
-      err.write(`warning: ${result.missingAssets.length} file(s) of the media library are not in public/uploads (their rows are exported): ${result.missingAssets.slice(0, 10).join(', ')}\n`);
+      err.write(`warning: ${result.missingAssets.length} file(s) of the media library are not in the upload storage (their rows are exported): ${result.missingAssets.slice(0, 10).join(', ')}\n`);
     }
     err.write(`exported ${result.entities} entries, ${result.links} links, ${result.assets} files to ${result.file} in ${(result.durationMs / 1000).toFixed(1)} s\n`);
   });

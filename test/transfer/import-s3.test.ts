@@ -3,16 +3,18 @@
  * "aws-s3"), against a real S3-compatible server (s3rver, started here on 127.0.0.1), on SQLite
  * and PostgreSQL: every asset and format of the archive becomes an object of the bucket under its
  * archived name, the file rows get the bucket's URLs, and a failing import leaves the bucket as
- * it was (objects it stored deleted, objects it replaced put back).
+ * it was (objects it stored deleted, objects it replaced put back). `capi export` of such a project
+ * reads the objects back from the bucket into the archive, byte for byte.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Database, Queryable } from '../../templates/runtime/database.ts';
 import { archiveEntries } from '../../templates/runtime/transfer/archive-reader.ts';
+import { exportArchive } from '../../templates/runtime/transfer/export.ts';
 import type { S3ProviderConfig } from '../../templates/runtime/upload/provider-config.ts';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../support/example-db.ts';
 import { fixtureArchive, fixtureTotals, runImport, scratchDir } from './support.ts';
@@ -31,17 +33,24 @@ beforeAll(async () => {
   const { port } = await s3server.run();
   endpoint = `http://127.0.0.1:${port}`;
   s3 = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true, credentials: { ...credentials } });
-  for await (const item of archiveEntries(fixtureArchive)) {
-    const chunks: Buffer[] = [];
-    for await (const chunk of item.entry as AsyncIterable<Buffer>) chunks.push(chunk);
-    if (item.path.startsWith('assets/uploads/')) archived.set(item.path.slice('assets/uploads/'.length), Buffer.concat(chunks));
-  }
+  for (const [name, bytes] of await archivedAssets(fixtureArchive)) archived.set(name, bytes);
 });
 afterAll(async () => {
   s3?.destroy();
   await s3server?.close();
   rmSync(scratch, { recursive: true, force: true });
 });
+
+/** The asset files of an archive, by name. */
+async function archivedAssets(file: string): Promise<Map<string, Buffer>> {
+  const assets = new Map<string, Buffer>();
+  for await (const item of archiveEntries(file)) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of item.entry as AsyncIterable<Buffer>) chunks.push(chunk);
+    if (item.path.startsWith('assets/uploads/')) assets.set(item.path.slice('assets/uploads/'.length), Buffer.concat(chunks));
+  }
+  return assets;
+}
 
 /** Every object under `prefix` with its bytes, by key. */
 async function bucketContent(prefix: string): Promise<Record<string, string>> {
@@ -130,5 +139,28 @@ describe.each(clients)('capi import into an aws-s3 project on %s', (client) => {
     await expect(runImport(failingCommit(ctx.db), ctx.model, join(local.dir, 'uploads'), { uploadProvider: provider(), force: true })).rejects.toThrow('simulated commit failure');
     expect(await bucketContent(prefix)).toEqual(before);
     expect(before[`${prefix}/${String(first)}`]).toBe(Buffer.from('edited since').toString('base64'));
+  });
+
+  it('capi export reads the objects back from the bucket: the archive has every asset, byte for byte', async () => {
+    await runImport(ctx.db, ctx.model, join(local.dir, 'uploads'), { uploadProvider: provider() });
+    // Nothing in the local folder: the bytes can only come from the bucket.
+    const file = join(local.dir, 'backup.tar');
+    const result = await exportArchive({ file, db: ctx.db, model: ctx.model, uploadDir: join(local.dir, 'uploads'), uploadProvider: provider(), compress: false });
+    expect(result.missingAssets).toEqual([]);
+    expect(result.assets).toBe(fixtureTotals.assets);
+    const exported = await archivedAssets(file);
+    expect([...exported.keys()].sort()).toEqual([...archived.keys()].sort());
+    for (const [name, bytes] of archived) expect(exported.get(name)?.equals(bytes)).toBe(true);
+  });
+
+  it('capi export of an aws-s3 project names the objects the bucket lacks and the rows of another provider', async () => {
+    await runImport(ctx.db, ctx.model, join(local.dir, 'uploads'), { uploadProvider: provider() });
+    const [gone = ''] = [...archived.keys()];
+    await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: `${prefix}/${gone}` }));
+    const [other] = await ctx.db.query<{ id: number; hash: string; ext: string }>('SELECT id, hash, ext FROM files ORDER BY id DESC LIMIT 1');
+    await ctx.db.execute("UPDATE files SET provider = 'local' WHERE id = ?", [Number(other?.id)]);
+    const result = await exportArchive({ file: join(local.dir, 'partial.tar'), db: ctx.db, model: ctx.model, uploadDir: join(local.dir, 'uploads'), uploadProvider: provider(), compress: false });
+    expect(result.missingAssets).toContain(gone);
+    expect(result.missingAssets).toContain(`${String(other?.hash)}${String(other?.ext)} (provider local)`);
   });
 });

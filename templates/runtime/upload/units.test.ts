@@ -297,7 +297,7 @@ describe('the upload folder', () => {
     const memory: UploadProvider = {
       name: 'memory',
       urlOf: (name) => `memory:${name}`,
-      storedNames: () => ({ names: [], unknown: [] }),
+      storedName: () => undefined,
       put: async (name, path, _mime, mode) => {
         if (++puts === 3) throw new Error('simulated put failure');
         if (mode === 'create' && objects.has(name)) throw new Error('exists');

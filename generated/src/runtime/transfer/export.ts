@@ -10,12 +10,14 @@
  * links, in the same order.
  */
 import { rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Database, Queryable, Row } from '../database.ts';
 import { inIds, quote } from '../engine/sql.ts';
 import { decoder, formatTimestamp } from '../engine/values.ts';
 import type { ComponentSchema, ContentTypeSchema, Field, JsonValue, ModelSchema } from '../schema.ts';
 import { FILE_LINK_TABLE, UPLOAD_FILE_UID, uploadFileSchema } from '../upload/file-schema.ts';
-import { storedNameFromUrl } from '../upload/safety.ts';
+import type { UploadProviderConfig } from '../upload/provider-config.ts';
+import { createUploadProvider, type StoredEntry, type UploadProvider } from '../upload/provider.ts';
 import { UploadFolder } from '../upload/storage.ts';
 import { ArchiveWriter, type JsonlWriter } from './archive-writer.ts';
 import type { ProgressListener } from './report.ts';
@@ -29,7 +31,10 @@ export interface ExportOptions {
   readonly file: string;
   readonly db: Database;
   readonly model: ModelSchema;
+  /** The local upload folder (`<project>/public/uploads`): the local provider's files, and the work folders. */
   readonly uploadDir: string;
+  /** config/plugins.json `upload.config`: where the files are read from. Default: the local provider. */
+  readonly uploadProvider?: UploadProviderConfig;
   readonly compress: boolean;
   /** Size at which a JSON Lines file is closed and the next one started (Strapi's maxSizeJsonl). */
   readonly partBytes?: number;
@@ -41,7 +46,7 @@ export interface ExportResult {
   readonly entities: number;
   readonly links: number;
   readonly assets: number;
-  /** Files whose content was not in the upload folder (their rows are exported all the same). */
+  /** Files whose content the upload provider does not have (their rows are exported all the same). */
   readonly missingAssets: readonly string[];
   readonly durationMs: number;
 }
@@ -95,27 +100,38 @@ async function writeArchive(options: Omit<ExportOptions, 'db'> & { readonly db: 
   for (const schema of [uploadFileSchema, ...Object.values(model.contentTypes)]) await exportRows(db, model, schema, entities, tick);
   await entities.close();
 
+  const folder = UploadFolder.openSync(options.uploadDir);
+  const provider = createUploadProvider(options.uploadProvider ?? { provider: 'local' }, folder);
+  const work = await folder.createWorkDir();
   const missingAssets: string[] = [];
   let assets = 0;
-  const folder = UploadFolder.openSync(options.uploadDir);
-  for await (const page of pages(db, uploadFileSchema.table)) {
-    for (const row of page) {
-      for (const asset of fileAssets(db, row)) {
-        const path = folder.pathOf(asset.name);
-        const size = await stat(path).then(
-          (s) => s.size,
-          () => undefined,
-        );
-        if (size === undefined) {
-          missingAssets.push(asset.name);
+  try {
+    for await (const page of pages(db, uploadFileSchema.table)) {
+      for (const row of page) {
+        if (row['provider'] !== provider.name) {
+          // Stored by another provider than the one configured (a project that switched): its bytes are not reachable here.
+          missingAssets.push(`${String(row['hash'])}${String(row['ext'] ?? '')} (provider ${String(row['provider'])})`);
           continue;
         }
-        await archive.fromDisk(`assets/uploads/${asset.name}`, path, size);
-        await archive.file(`assets/metadata/${asset.name}.json`, Buffer.from(JSON.stringify(asset.metadata)));
-        assets++;
-        tick();
+        for (const asset of fileAssets(db, provider, row)) {
+          // Through the provider, so that an S3 project's objects are archived as a local one's files
+          // are: a local file is hard-linked aside (no copy), an object downloaded, then streamed in.
+          const copy = join(work.path, `asset-${assets}`);
+          if ((await provider.copyOut(asset.name, copy)) === null) {
+            missingAssets.push(asset.name);
+            continue;
+          }
+          await archive.fromDisk(`assets/uploads/${asset.name}`, copy, (await stat(copy)).size);
+          await rm(copy);
+          await archive.file(`assets/metadata/${asset.name}.json`, Buffer.from(JSON.stringify(asset.metadata)));
+          assets++;
+          tick();
+        }
       }
     }
+  } finally {
+    await work.remove();
+    provider.close();
   }
 
   const links = archive.lines('links', options.partBytes);
@@ -227,17 +243,17 @@ async function ownedValues(db: Queryable, model: ModelSchema, ownerUid: string, 
   return result;
 }
 
-/** The original and the formats of a local file, with the metadata Strapi writes beside each. */
-function fileAssets(db: Queryable, row: Row): Array<{ name: string; metadata: JsonValue }> {
-  if (row['provider'] !== 'local') return [];
+/** The original and the formats of a file row of the provider, with the metadata Strapi writes beside each. */
+function fileAssets(db: Queryable, provider: UploadProvider, row: Row): Array<{ name: string; metadata: JsonValue }> {
   const data = scalarValues(db, uploadFileSchema, row);
-  const main = typeof row['url'] === 'string' ? storedNameFromUrl(row['url']) : undefined;
+  const entry = (values: Record<string, JsonValue>): StoredEntry => ({ hash: String(values['hash']), ext: typeof values['ext'] === 'string' ? values['ext'] : null, url: String(values['url']) });
+  const main = provider.storedName(entry(data as Record<string, JsonValue>));
   const out: Array<{ name: string; metadata: JsonValue }> = [];
   const parsed = data['formats'] ?? null;
   const formats = (parsed ?? {}) as Record<string, Record<string, JsonValue>>;
   if (main !== undefined) out.push({ name: main, metadata: { id: Number(row['id']), documentId: String(row['document_id']), ...(data as Record<string, JsonValue>), formats: parsed as JsonValue } });
   for (const [type, format] of Object.entries(formats)) {
-    const name = typeof format['url'] === 'string' ? storedNameFromUrl(format['url']) : undefined;
+    const name = provider.storedName(entry(format));
     if (name !== undefined) out.push({ name, metadata: { ...format, type, id: Number(row['id']), mainHash: String(row['hash']) } });
   }
   return out;

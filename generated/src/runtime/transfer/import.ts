@@ -24,7 +24,7 @@ import { quote } from '../engine/sql.ts';
 import type { ModelSchema } from '../schema.ts';
 import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
 import type { UploadProviderConfig } from '../upload/provider-config.ts';
-import { createUploadProvider, type UploadProvider } from '../upload/provider.ts';
+import { createUploadProvider, storedNames, type UploadProvider } from '../upload/provider.ts';
 import { serializeFile, type FileRow } from '../upload/serialize.ts';
 import { UploadFolder } from '../upload/storage.ts';
 import { storeFiles, type Placement } from '../upload/stored-files.ts';
@@ -123,7 +123,7 @@ async function existingRows(db: Queryable, model: ModelSchema): Promise<number> 
 /** The stored names the project's file rows own (originals and formats) that `provider` stored. */
 async function storedFileNames(db: Queryable, provider: UploadProvider): Promise<string[]> {
   const rows = await db.query<FileRow>('SELECT * FROM files');
-  return rows.map(serializeFile).flatMap((file) => (file.provider === provider.name ? provider.storedNames(file).names : []));
+  return rows.map(serializeFile).flatMap((file) => (file.provider === provider.name ? storedNames(provider, file).names : []));
 }
 
 /** Deletes every row of content: links first, then the rows they hang on. */

@@ -8,9 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { copyFile, link, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PutMode, UploadProvider } from './provider.ts';
+import type { PutMode, StoredEntry, UploadProvider } from './provider.ts';
 import { storedNameFromUrl } from './safety.ts';
-import type { MediaFile } from './serialize.ts';
 import { isCode, type UploadFolder } from './storage.ts';
 
 export class LocalProvider implements UploadProvider {
@@ -22,16 +21,9 @@ export class LocalProvider implements UploadProvider {
     return `/uploads/${fileName}`;
   }
 
-  /** From the URLs: a row whose URL is not a plain `/uploads/` name points at nothing of ours. */
-  storedNames(file: MediaFile): { names: string[]; unknown: string[] } {
-    const names: string[] = [];
-    const unknown: string[] = [];
-    for (const url of [file.url, ...Object.values(file.formats ?? {}).map((format) => format.url)]) {
-      const name = storedNameFromUrl(url);
-      if (name === undefined) unknown.push(url);
-      else names.push(name);
-    }
-    return { names, unknown };
+  /** From the URL: a row whose URL is not a plain `/uploads/` name points at nothing of ours. */
+  storedName(entry: StoredEntry): string | undefined {
+    return storedNameFromUrl(entry.url);
   }
 
   async put(fileName: string, path: string, _mime: string | undefined, mode: PutMode): Promise<void> {

@@ -14,9 +14,8 @@ import { pipeline } from 'node:stream/promises';
 import { DeleteObjectCommand, GetObjectCommand, HeadBucketCommand, NoSuchKey, NotFound, PutObjectCommand, S3Client, S3ServiceException, type ObjectCannedACL } from '@aws-sdk/client-s3';
 import { ConfigError } from '../config-check.ts';
 import type { S3ProviderConfig } from './provider-config.ts';
-import type { PutMode, UploadProvider } from './provider.ts';
+import type { PutMode, StoredEntry, UploadProvider } from './provider.ts';
 import { isStoredFileName } from './safety.ts';
-import type { MediaFile } from './serialize.ts';
 
 /** AWS's region when neither the config nor AWS_REGION names one (the SDK would refuse to start). */
 const fallbackRegion = 'us-east-1';
@@ -76,16 +75,9 @@ export class S3Provider implements UploadProvider {
   }
 
   /** From hash and extension, as Strapi's provider names objects; the URL may be a CDN's. */
-  storedNames(file: MediaFile): { names: string[]; unknown: string[] } {
-    const names: string[] = [];
-    const unknown: string[] = [];
-    const entries = [{ hash: file.hash, ext: file.ext, url: file.url }, ...Object.values(file.formats ?? {})];
-    for (const { hash, ext, url } of entries) {
-      const name = `${hash}${ext ?? ''}`;
-      if (isStoredFileName(name)) names.push(name);
-      else unknown.push(url);
-    }
-    return { names, unknown };
+  storedName(entry: StoredEntry): string | undefined {
+    const name = `${entry.hash}${entry.ext ?? ''}`;
+    return isStoredFileName(name) ? name : undefined;
   }
 
   /** One PutObject of known length; S3 replaces an object atomically, so both modes are the same. */

@@ -17,16 +17,38 @@ import type { UploadFolder } from './storage.ts';
  */
 export type PutMode = 'create' | 'overwrite';
 
+/** What a file row says of its original or of one of its formats. */
+export interface StoredEntry {
+  readonly hash: string;
+  readonly ext: string | null;
+  readonly url: string;
+}
+
+/**
+ * The names a file row's original and formats are stored under, for deleting, replacing or
+ * exporting them; `unknown` lists URLs that name no object the provider stored (left alone).
+ */
+export function storedNames(provider: UploadProvider, file: Pick<MediaFile, 'hash' | 'ext' | 'url' | 'formats'>): { readonly names: readonly string[]; readonly unknown: readonly string[] } {
+  const names: string[] = [];
+  const unknown: string[] = [];
+  for (const entry of [file, ...Object.values(file.formats ?? {})]) {
+    const name = provider.storedName(entry);
+    if (name === undefined) unknown.push(entry.url);
+    else names.push(name);
+  }
+  return { names, unknown };
+}
+
 export interface UploadProvider {
   /** What the `provider` column says: Strapi's provider name. */
   readonly name: string;
   /** The URL a stored object is served at. */
   urlOf(fileName: string): string;
   /**
-   * The names a file row's original and formats are stored under, for deleting or replacing
-   * them; `unknown` lists URLs that name no object this provider stored (left alone).
+   * The name one stored entry of a file row (its original, or one of its formats) is stored
+   * under, or undefined when the entry names no object this provider stored.
    */
-  storedNames(file: MediaFile): { readonly names: readonly string[]; readonly unknown: readonly string[] };
+  storedName(entry: StoredEntry): string | undefined;
   /** Stores the local file at `path` as one object named `fileName`, sent with type `mime`. */
   put(fileName: string, path: string, mime: string | undefined, mode: PutMode): Promise<void>;
   /**

@@ -18,7 +18,7 @@ import { bytesToKilobytes, generateHash } from './hash.ts';
 import { isMimeAllowed, undecodableContent, verifyContentType } from './mime.ts';
 import { notAllowed, type FileInfo, type ReceivedFile } from './multipart.ts';
 import { deleteFileRow, findFileRow, findFileRows, insertFile, listFileRows, updateFileContentRow, updateFileInfoRow } from './repository.ts';
-import { createUploadProvider, type UploadProvider } from './provider.ts';
+import { createUploadProvider, storedNames, type UploadProvider } from './provider.ts';
 import { plainExtension, sanitizeFileName } from './safety.ts';
 import { serializeFile, type MediaFile } from './serialize.ts';
 import type { UploadFolder } from './storage.ts';
@@ -169,7 +169,7 @@ export class UploadService {
     });
     // A file another provider stored (the project has moved to S3) gets this provider's URL; its old copies stay where they are.
     const sameProvider = current.provider === this.provider.name;
-    const displaced = sameProvider ? this.provider.storedNames(current).names : [];
+    const displaced = sameProvider ? storedNames(this.provider, current).names : [];
     if (!sameProvider) this.logger.warn({ fileId: id, provider: current.provider }, `upload: replacing a file stored by the "${current.provider}" provider; its old copies are left in place`);
     const backupDir = join(workDir, 'displaced');
     await mkdir(backupDir, { recursive: true });
@@ -254,7 +254,7 @@ export class UploadService {
       this.logger.warn({ fileId: id, provider: deleted.provider }, `upload: the file row is deleted; its copies, stored by the "${deleted.provider}" provider, are left in place`);
       return deleted;
     }
-    const { names, unknown } = this.provider.storedNames(deleted);
+    const { names, unknown } = storedNames(this.provider, deleted);
     for (const url of unknown) this.logger.warn({ fileId: id, url }, 'upload: not deleting a file whose URL names no stored file');
     const failed = await removeStored(this.provider, names);
     if (failed.length > 0) this.logger.warn({ fileId: id, files: failed }, 'upload: the file row is deleted but some files could not be removed from storage');
