@@ -16,7 +16,7 @@ interface FieldLine {
   readonly type: string;
   readonly attributes: string;
   /**
-   * A String column whose values can be long (text kinds, URLs, payloads): LONGTEXT on MySQL,
+   * A String column whose values can be long (URLs, captions, payloads): LONGTEXT on MySQL,
    * where other strings are VARCHAR(255) so they can be indexed. Other databases ignore it.
    */
   readonly long?: true;
@@ -113,16 +113,14 @@ function contentTypeBlock(type: ContentType, model: Model, database: DatabaseKin
 /**
  * Columns people look entries up by, indexed so that a filter or sort on them does not read the
  * whole table: unique scalars and uids (filtered by value: `filters[slug][$eq]`), then the
- * indexes the schema lists (`indexes`, docs/schema-format.md). Long text kinds are left out:
- * their values can exceed what a B-tree entry holds on PostgreSQL.
+ * indexes the schema lists (`indexes`, docs/schema-format.md). Types whose values no B-tree
+ * entry holds (long text, JSON: the contract's SCALAR_TYPES `indexed`) are left out.
  */
 function lookupIndexes(type: ContentType): string[] {
-  const automatic = type.attributes.flatMap((a) => (a.kind === 'scalar' && (a.unique || a.type === 'uid') && !UNINDEXED.has(a.type) ? [`@@index([${a.name}])`] : []));
+  const automatic = type.attributes.flatMap((a) => (a.kind === 'scalar' && (a.unique || a.type === 'uid') && SCALAR_TYPE_SPECS[a.type].indexed ? [`@@index([${a.name}])`] : []));
   const declared = type.indexes.map((index) => `@@index([${index.attributes.join(', ')}]${index.name === undefined ? '' : `, map: "${index.name}"`})`);
   return [...new Set([...automatic, ...declared])];
 }
-
-const UNINDEXED: ReadonlySet<ScalarType> = new Set(['text', 'richtext', 'blocks', 'json', 'password']);
 
 function versionsDoc(type: ContentType): string {
   const parts = [type.localized ? 'per locale' : 'no locales', type.draftAndPublish ? 'draft + published' : 'published only'];
@@ -308,19 +306,12 @@ function lockBlock(): ModelBlock {
 }
 
 function scalarFields(attributes: readonly Attribute[], database: DatabaseKind): FieldLine[] {
-  return attributes.flatMap((a) =>
-    a.kind === 'scalar'
-      ? [{ name: a.name, type: `${prismaType(a.type, database)}?`, attributes: columnAttributes(a.type, a.column, database), ...(LONG_TEXT.has(a.type) ? { long: true as const } : {}) }]
-      : [],
-  );
+  return attributes.flatMap((a) => (a.kind === 'scalar' ? [{ name: a.name, type: `${prismaType(a.type, database)}?`, attributes: columnAttributes(a.type, a.column, database) }] : []));
 }
 
 function ownedLinkFields(ownerUid: string, model: Model): FieldLine[] {
   return model.linkTables.filter((link) => link.ownerUid === ownerUid).map((link) => ({ name: `${link.attribute}_lnk`, type: `${link.prismaModel}[]`, attributes: '' }));
 }
-
-/** Attribute types whose values can exceed an indexable VARCHAR (see sizeStrings). */
-const LONG_TEXT: ReadonlySet<ScalarType> = new Set(['text', 'richtext']);
 
 /** Every attribute column is nullable: Strapi saves drafts without their required values. */
 function prismaType(type: ScalarType, database: DatabaseKind): string {

@@ -24,7 +24,9 @@ import {
   REQUIRED_OPTIONS,
   type AttributeTypeName,
   type OptionShape,
+  type ScalarTypeName,
 } from './catalog.ts';
+import { SCALAR_TYPE_NAMES, SCALAR_TYPE_SPECS } from '../../templates/contract/scalar-types.ts';
 
 /** A JSON Schema node; kept loose on purpose, as JSON Schema itself is. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -38,25 +40,9 @@ export const KEBAB_CASE = '^[a-z][a-z0-9]*(-[a-z0-9]+)*$';
 /** Pattern of a SQL table name that needs no quoting. */
 export const TABLE_NAME = '^[A-Za-z][A-Za-z0-9_-]*$';
 
+/** What each attribute type is: a scalar type's description is its entry in the contract's SCALAR_TYPES. */
 const TYPE_DESCRIPTIONS: Readonly<Record<AttributeTypeName, string>> = {
-  string: 'Short text (a single line, up to 255 characters by default).',
-  text: 'Long plain text.',
-  richtext: 'Markdown text.',
-  blocks: 'Strapi blocks rich text (a JSON array of blocks).',
-  email: 'An e-mail address.',
-  password: 'A password: never returned by the API.',
-  uid: 'A URL-friendly identifier, optionally generated from another attribute ("targetField").',
-  integer: 'A 32-bit integer.',
-  biginteger: 'A 64-bit integer, returned as a string.',
-  decimal: 'A decimal number.',
-  float: 'A floating-point number.',
-  boolean: 'true or false.',
-  date: 'A calendar date (YYYY-MM-DD).',
-  datetime: 'A date and time (ISO 8601).',
-  time: 'A time of day (HH:mm:ss.SSS).',
-  timestamp: 'A date and time (ISO 8601), stored as a timestamp.',
-  enumeration: 'One value out of a fixed list ("enum").',
-  json: 'Any JSON value.',
+  ...(Object.fromEntries(SCALAR_TYPE_NAMES.map((type) => [type, SCALAR_TYPE_SPECS[type].description])) as Record<ScalarTypeName, string>),
   media: 'One or several uploaded files ("multiple").',
   relation: 'A link to entries of another content type.',
   component: 'An embedded component, single or repeatable.',

@@ -25,7 +25,7 @@ const OPTIONS: ts.CompilerOptions = {
   types: [],
 };
 
-const SCALAR_PARTS = ['coerce', 'serialize', 'body', 'graphql', 'jsonSchema', 'column'] as const;
+const SCALAR_PARTS = ['description', 'coerce', 'serialize', 'body', 'graphql', 'jsonSchema', 'column', 'domain', 'indexed', 'search'] as const;
 const OPERATOR_PARTS = ['arity', 'onNull', 'evaluate'] as const;
 
 /** Every fixture, by name: compiled together once (one program), each checked on its own. */
@@ -46,6 +46,10 @@ const FIXTURES: Readonly<Record<string, string>> = {
     import { SCALAR_TYPES, type ScalarTypeSpec } from 'CONTRACT/scalar-types.ts';
     const color = { ...SCALAR_TYPES.string, column: { sqlite: { prisma: 'String' }, postgres: { prisma: 'String' } } } as const;
     export const TABLE = { ...SCALAR_TYPES, color } satisfies Record<string, ScalarTypeSpec>;`,
+  'integer-domain-without-max': `
+    import { SCALAR_TYPES, type ScalarTypeSpec } from 'CONTRACT/scalar-types.ts';
+    const counter = { ...SCALAR_TYPES.integer, domain: { kind: 'integer', min: 0n } } as const;
+    export const TABLE = { ...SCALAR_TYPES, counter } satisfies Record<string, ScalarTypeSpec>;`,
   'new-coercion': `
     import type { Coercion } from 'CONTRACT/scalar-types.ts';
     type NewCoercion = Coercion | 'color';
@@ -111,6 +115,10 @@ describe('SCALAR_TYPES', () => {
 
   it('refuses a new type without a column on one database', () => {
     expect(errorsOf('type-without-mysql-column')).toContain("Property 'mysql' is missing");
+  });
+
+  it('refuses an integer domain without both bounds', () => {
+    expect(errorsOf('integer-domain-without-max')).toContain("Property 'max' is missing");
   });
 
   it('makes every consumer table keyed by a tag incomplete when a tag is added', () => {

@@ -1,59 +1,16 @@
 /**
- * What a column of each attribute type can hold, the same on SQLite and PostgreSQL: the one table
- * every input path (query filters, bodies, GraphQL arguments, path ids) checks a typed value
- * against before it reaches SQL. PostgreSQL refuses values outside its column types (a 2^31 in
- * an INTEGER, a NUL in TEXT or JSONB, 1e300 in DECIMAL(65,30), year 0 in a DATE) with an error
- * that would be a 500; SQLite stores most of them silently. Checking here gives both databases the
- * same strict answer, a 400 naming the parameter.
+ * Applies the column domains of the contract's SCALAR_TYPES (`domain`: what a column of each
+ * attribute type can hold, the same on every database) to typed values: every input path (query
+ * filters, bodies, GraphQL arguments, path ids) asks here before a value reaches SQL. PostgreSQL
+ * and MySQL refuse values outside their column types with an error that would be a 500; SQLite
+ * stores most of them silently. Checking here gives every database the same strict answer, a 400
+ * naming the parameter.
  */
+import { INT32_DOMAIN, SCALAR_TYPE_SPECS, type ColumnDomain } from '../contract/scalar-types.ts';
 import type { ScalarType } from './schema.ts';
 
-export type ColumnDomain =
-  | { readonly kind: 'integer'; readonly min: bigint; readonly max: bigint }
-  /** DECIMAL(65,30): at most 35 digits before the point (more fraction digits are rounded). */
-  | { readonly kind: 'decimal'; readonly integerDigits: number }
-  /** DOUBLE PRECISION / REAL: any finite number. */
-  | { readonly kind: 'float' }
-  /** TEXT: PostgreSQL cannot store the NUL character. */
-  | { readonly kind: 'text' }
-  /** JSONB: no NUL in any string or key either. */
-  | { readonly kind: 'json' }
-  | { readonly kind: 'boolean' }
-  /** DATE, TIMESTAMPTZ: years 1 to 9999, the four-digit years both databases read back alike. */
-  | { readonly kind: 'temporal' }
-  /** TIME: `HH:mm:ss.SSS` is already bounded by its format. */
-  | { readonly kind: 'time' };
-
-const INT32: ColumnDomain = { kind: 'integer', min: -(2n ** 31n), max: 2n ** 31n - 1n };
-const INT64: ColumnDomain = { kind: 'integer', min: -(2n ** 63n), max: 2n ** 63n - 1n };
-const TEXT: ColumnDomain = { kind: 'text' };
-const JSON_DOMAIN: ColumnDomain = { kind: 'json' };
-const TEMPORAL: ColumnDomain = { kind: 'temporal' };
-
-/** Per attribute type, the domain of its column (docs/architecture.md, "Column types"). */
-export const COLUMN_DOMAINS: { readonly [type in ScalarType]: ColumnDomain } = {
-  string: TEXT,
-  text: TEXT,
-  richtext: TEXT,
-  email: TEXT,
-  password: TEXT,
-  uid: TEXT,
-  enumeration: TEXT,
-  blocks: JSON_DOMAIN,
-  json: JSON_DOMAIN,
-  integer: INT32,
-  biginteger: INT64,
-  decimal: { kind: 'decimal', integerDigits: 35 },
-  float: { kind: 'float' },
-  boolean: { kind: 'boolean' },
-  date: TEMPORAL,
-  datetime: TEMPORAL,
-  timestamp: TEMPORAL,
-  time: { kind: 'time' },
-};
-
-/** Row ids (`id`, media ids, upload ids) are INTEGER columns. */
-export const ROW_ID_DOMAIN = INT32;
+/** Row ids (`id`, media ids, upload ids) are INTEGER columns, as integer attributes are. */
+export const ROW_ID_DOMAIN: ColumnDomain = INT32_DOMAIN;
 
 /** Whether an id can name a row: positive and within the id column (a larger one names none). */
 export function isRowId(id: number): boolean {
@@ -69,31 +26,30 @@ export const MAX_YEAR = 9999;
  * string for bigintegers, a string for text and temporal values, anything for JSON.
  */
 export function outsideDomain(type: ScalarType, value: unknown): string | undefined {
-  return outside(COLUMN_DOMAINS[type], value);
+  return outside(SCALAR_TYPE_SPECS[type].domain, value);
 }
 
 export function outside(domain: ColumnDomain, value: unknown): string | undefined {
   if (value === null || value === undefined) return undefined;
-  switch (domain.kind) {
-    case 'integer':
-      return integerProblem(domain.min, domain.max, value);
-    case 'decimal':
-      return typeof value === 'number' && !(Number.isFinite(value) && Math.abs(value) < 10 ** domain.integerDigits)
-        ? `a number with at most ${domain.integerDigits} digits before the decimal point`
-        : undefined;
-    case 'float':
-      return typeof value === 'number' && !Number.isFinite(value) ? 'a finite number' : undefined;
-    case 'text':
-      return typeof value === 'string' && hasNul(value) ? NO_NUL : undefined;
-    case 'json':
-      return jsonHasNul(value) ? NO_NUL : undefined;
-    case 'temporal':
-      return typeof value === 'string' && !yearInRange(value) ? `a date between the years ${MIN_YEAR} and ${MAX_YEAR}` : undefined;
-    case 'boolean':
-    case 'time':
-      return undefined;
-  }
+  return (CHECKS[domain.kind] as (domain: ColumnDomain, value: unknown) => string | undefined)(domain, value);
 }
+
+type DomainOf<K extends ColumnDomain['kind']> = Extract<ColumnDomain, { readonly kind: K }>;
+
+/** Per domain kind, the check of a non-null value (a new kind does not compile until it has one). */
+const CHECKS: { readonly [K in ColumnDomain['kind']]: (domain: DomainOf<K>, value: unknown) => string | undefined } = {
+  integer: (domain, value) => integerProblem(domain.min, domain.max, value),
+  decimal: (domain, value) =>
+    typeof value === 'number' && !(Number.isFinite(value) && Math.abs(value) < 10 ** domain.integerDigits)
+      ? `a number with at most ${domain.integerDigits} digits before the decimal point`
+      : undefined,
+  float: (_domain, value) => (typeof value === 'number' && !Number.isFinite(value) ? 'a finite number' : undefined),
+  text: (_domain, value) => (typeof value === 'string' && hasNul(value) ? NO_NUL : undefined),
+  json: (_domain, value) => (jsonHasNul(value) ? NO_NUL : undefined),
+  temporal: (_domain, value) => (typeof value === 'string' && !yearInRange(value) ? `a date between the years ${MIN_YEAR} and ${MAX_YEAR}` : undefined),
+  boolean: () => undefined,
+  time: () => undefined,
+};
 
 const NO_NUL = 'text without NUL (\\u0000) characters';
 

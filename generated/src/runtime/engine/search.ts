@@ -1,6 +1,7 @@
 /**
  * `_q`, Strapi's full-text search, as its database layer does it: the search text (LIKE
- * wildcards escaped) must occur, ignoring case, in at least one searchable column of the row:
+ * wildcards escaped) must occur, ignoring case, in at least one searchable column of the row
+ * (which types are searched, and how, is each type's `search` in the contract's SCALAR_TYPES):
  * - `id`, always (in effect: the column is left out of the SQL when the text is not all digits,
  *   since the id's text could not contain it);
  * - text attributes (string, text, richtext, email, uid, enumeration) and the text system
@@ -15,35 +16,11 @@
  * (`gin_trgm_ops`) on the text columns can serve a search for text; SQLite's `LIKE` ignores ASCII
  * case as Strapi's does. docs/rest-api.md says why capi creates no such index itself.
  */
+import { SCALAR_TYPE_SPECS } from '../../contract/scalar-types.ts';
 import type { Dialect } from '../database.ts';
 import { toNumber } from '../query/raw.ts';
-import type { ScalarType } from '../schema.ts';
 import type { ScalarColumn, TypeInfo } from './registry.ts';
 import { column, escapeLike, fragment, or, type Fragment } from './sql.ts';
-
-/** How `_q` looks at a column of each type: always, only for a numeric query, or never. */
-type SearchKind = 'text' | 'number' | 'never';
-
-const SEARCH_KIND: Readonly<Record<ScalarType, SearchKind>> = {
-  string: 'text',
-  text: 'text',
-  richtext: 'text',
-  email: 'text',
-  uid: 'text',
-  enumeration: 'text',
-  password: 'never',
-  blocks: 'never',
-  json: 'never',
-  integer: 'number',
-  biginteger: 'number',
-  decimal: 'number',
-  float: 'number',
-  boolean: 'never',
-  date: 'never',
-  datetime: 'never',
-  time: 'never',
-  timestamp: 'never',
-};
 
 /** The condition `_q=text` puts on rows of `type` at `alias`. */
 export function searchCondition(dialect: Dialect, type: TypeInfo, alias: string, text: string): Fragment {
@@ -62,12 +39,12 @@ const DIGITS = /^[0-9]+$/;
 function searched(scalar: ScalarColumn, numeric: boolean, text: string): boolean {
   if (scalar.name === 'id') return DIGITS.test(text);
   if (scalar.hidden) return false;
-  const kind = SEARCH_KIND[scalar.type];
+  const kind = SCALAR_TYPE_SPECS[scalar.type].search;
   return kind === 'text' || (kind === 'number' && numeric);
 }
 
 function matches(dialect: Dialect, alias: string, scalar: ScalarColumn, pattern: string): Fragment {
   const expr = column(alias, scalar.column);
-  const text = SEARCH_KIND[scalar.type] === 'text' ? expr : dialect.textCast(expr);
+  const text = SCALAR_TYPE_SPECS[scalar.type].search === 'text' ? expr : dialect.textCast(expr);
   return fragment(`${text} ${dialect.caseInsensitiveLike} ? ESCAPE '\\'`, [pattern]);
 }
