@@ -31,7 +31,7 @@ interface GrowthSql {
 }
 
 /** A recursive series: SQLite and MySQL have no generate_series. */
-const recursiveSeries = (from, to) => `WITH RECURSIVE seq(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM seq WHERE i < ${to - 1})`;
+const recursiveSeries = (from: number, to: number): string => `WITH RECURSIVE seq(i) AS (SELECT ${from} UNION ALL SELECT i + 1 FROM seq WHERE i < ${to - 1})`;
 
 const TABLES = ['articles', 'articles_tags_lnk', 'articles_category_lnk'];
 

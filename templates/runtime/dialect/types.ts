@@ -172,6 +172,12 @@ export interface Dialect {
   jsonValue(expr: string): string;
   /** A text expression ordered byte-wise, as SQLite's BINARY collation does (PostgreSQL `COLLATE "C"`). */
   binaryOrder(expr: string): string;
+  /**
+   * A text expression as an ORDER BY term, byte-wise like `binaryOrder` but, where the column's
+   * own collation already sorts so, the column itself, so that the database reads its index in
+   * order instead of sorting every row (MySQL's utf8mb4_bin, see dialect/mysql.ts).
+   */
+  sortOrder(expr: string): string;
   /** An expression converted to text (`CAST(x AS TEXT)`; MySQL has no TEXT cast: `CAST(x AS CHAR)`). */
   textCast(expr: string): string;
   /**
