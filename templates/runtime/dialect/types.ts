@@ -114,8 +114,9 @@ export interface Capabilities {
   readonly nestedToManyBelowRelation: boolean;
   /**
    * A derived table (`FROM (SELECT ...) t`) inside a correlated subquery may read the outer row.
-   * MariaDB cannot (MySQL can since 8.0.14): dynamic zones and one-version-per-document edges,
-   * which need one, are then read per edge.
+   * MariaDB cannot (MySQL can since 8.0.14): a dynamic zone is then one aggregate per component
+   * kind, merged in zone order in JavaScript (nested.ts zoneEdgePerKind), and one-version-per-
+   * document edges, which need one, are read per edge.
    */
   readonly correlatedDerivedTables: boolean;
   /**
