@@ -180,6 +180,8 @@ export async function growth(url: string, db: GrowthDatabase, sizes: readonly nu
         'filter category.slug, ~50% match': `/api/articles?filters[category][slug][$eq]=${COMMON_CATEGORY}&pagination[pageSize]=25`,
         'filter category.slug, ~50%, withCount=false': `/api/articles?filters[category][slug][$eq]=${COMMON_CATEGORY}&pagination[pageSize]=25&pagination[withCount]=false`,
         'sort slug:desc': '/api/articles?sort=slug:desc&pagination[pageSize]=25',
+        // Without the total, what the sort itself costs (an index read in order, or a sort of every row).
+        'sort slug:desc, withCount=false': '/api/articles?sort=slug:desc&pagination[pageSize]=25&pagination[withCount]=false',
         'sort title:asc (no index)': '/api/articles?sort=title:asc&pagination[pageSize]=25',
         'offset 90%': `/api/articles?pagination[start]=${Math.floor(size * 0.9)}&pagination[limit]=25`,
       };

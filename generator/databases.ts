@@ -40,6 +40,21 @@ export interface DatabaseTraits {
    * none; templates/runtime/dialect/mysql.ts `transactionLock`).
    */
   readonly lockTable: boolean;
+  /**
+   * Each single-column lookup index gets a twin `(column DESC, id)`: a descending sort is
+   * `ORDER BY column DESC, id ASC` (the id breaks ties), and MySQL/MariaDB read an index backward
+   * only as `column DESC, id DESC`, so without the twin they sort every row. SQLite sorts the
+   * ties of a backward scan by themselves, and PostgreSQL sorts under `COLLATE "C"`.
+   */
+  readonly descendingSortIndexes: boolean;
+  /**
+   * A link table's index by target also holds the owner (`target_document_id, inverse_ord,
+   * entity_id`), so a relation filter's key set (the owners of the matching targets) is read from
+   * the index alone. InnoDB's secondary indexes carry only the primary key: without the owner
+   * column each matching link costs a lookup in the table (MySQL: 20k links of a tag took 480 ms
+   * that way, 3-14 ms from the index).
+   */
+  readonly coveringInverseIndex: boolean;
   /** Prisma type of JSON columns: SQLite keeps JSON as text (its JSONB type would get NUMERIC affinity and turn "123" into a number). */
   readonly jsonType: 'String' | 'Json';
   /** Prisma type of `time` columns: SQLite keeps `HH:mm:ss.SSS` text. */
@@ -69,6 +84,8 @@ export const DATABASES: Readonly<Record<DatabaseKind, DatabaseTraits>> = {
     offlineUrl: 'file:./offline.db',
     sharedRateLimits: false,
     lockTable: false,
+    descendingSortIndexes: false,
+    coveringInverseIndex: false,
     jsonType: 'String',
     timeType: 'String',
     stringSizes: undefined,
@@ -87,6 +104,8 @@ export const DATABASES: Readonly<Record<DatabaseKind, DatabaseTraits>> = {
     offlineUrl: 'postgresql://offline@127.0.0.1:1/offline',
     sharedRateLimits: true,
     lockTable: false,
+    descendingSortIndexes: false,
+    coveringInverseIndex: false,
     jsonType: 'Json',
     timeType: 'DateTime',
     stringSizes: undefined,
@@ -105,6 +124,8 @@ export const DATABASES: Readonly<Record<DatabaseKind, DatabaseTraits>> = {
     offlineUrl: 'mysql://offline@127.0.0.1:1/offline',
     sharedRateLimits: false,
     lockTable: true,
+    descendingSortIndexes: true,
+    coveringInverseIndex: true,
     jsonType: 'Json',
     timeType: 'DateTime',
     stringSizes: { short: '@db.VarChar(255)', long: '@db.LongText' },

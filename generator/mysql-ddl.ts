@@ -147,8 +147,13 @@ function toTables(schema: string): Map<string, Table> {
       const match = /^@@(index|unique)\(\[([^\]]*)\](?:,\s*map:\s*"([^"]+)")?\)$/.exec(attribute);
       if (match === null) continue;
       const unique = match[1] === 'unique';
-      const columns = listOf(match[2]!).map(column);
-      indexes.push({ name: match[3] ?? defaultName(model.table, columns, unique ? '_key' : '_idx'), unique, columns });
+      // `slug(sort: Desc)`: a descending key part (emit/prisma.ts' sort twins), kept as `slug DESC`.
+      const columns = listOf(match[2]!).map((part) => {
+        const [, field = part, order] = /^(\w+)(?:\(sort: (Asc|Desc)\))?$/.exec(part) ?? [];
+        return order === 'Desc' ? `${column(field)} DESC` : column(field);
+      });
+      const named = columns.map((c) => c.replace(/ DESC$/, ''));
+      indexes.push({ name: match[3] ?? defaultName(model.table, named, unique ? '_key' : '_idx'), unique, columns });
     }
     const foreignKeys: ForeignKey[] = [];
     for (const f of model.fields) {
@@ -179,11 +184,13 @@ function toTables(schema: string): Map<string, Table> {
 
 const q = (identifier: string): string => `\`${identifier.replace(/`/g, '``')}\``;
 const columnList = (columns: readonly string[]): string => columns.map(q).join(', ');
+/** An index's key parts: a column, or `column DESC` for a descending one. */
+const keyParts = (columns: readonly string[]): string => columns.map((c) => (c.endsWith(' DESC') ? `${q(c.slice(0, -' DESC'.length))} DESC` : q(c))).join(', ');
 
 function createTable(table: Table): string {
   const lines = [
     ...table.columns.map((c) => `${q(c.name)} ${c.definition}`),
-    ...table.indexes.map((i) => `${i.unique ? 'UNIQUE INDEX' : 'INDEX'} ${q(i.name)}(${columnList(i.columns)})`),
+    ...table.indexes.map((i) => `${i.unique ? 'UNIQUE INDEX' : 'INDEX'} ${q(i.name)}(${keyParts(i.columns)})`),
     ...(table.primaryKey.length > 0 ? [`PRIMARY KEY (${columnList(table.primaryKey)})`] : []),
   ];
   return `-- CreateTable\nCREATE TABLE ${q(table.name)} (\n${lines.map((l) => `    ${l}`).join(',\n')}\n) ${COLLATION};\n`;
@@ -232,7 +239,7 @@ export function mysqlMigration(previous: string | undefined, next: string): stri
     const old = before.get(name);
     if (old === undefined) continue;
     for (const index of table.indexes) {
-      if (!old.indexes.some((i) => sameIndex(i, index))) out.push(`-- CreateIndex\nCREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)} ON ${q(name)}(${columnList(index.columns)});\n`);
+      if (!old.indexes.some((i) => sameIndex(i, index))) out.push(`-- CreateIndex\nCREATE ${index.unique ? 'UNIQUE ' : ''}INDEX ${q(index.name)} ON ${q(name)}(${keyParts(index.columns)});\n`);
     }
   }
   for (const [name, table] of after) {

@@ -40,7 +40,7 @@ export function emitPrismaSchema(model: Model, database: DatabaseKind, source: s
   const blocks: ModelBlock[] = [
     ...model.contentTypes.map((type) => contentTypeBlock(type, model, database)),
     ...model.components.map((component) => componentBlock(component, model, database)),
-    ...model.linkTables.map(linkBlock),
+    ...model.linkTables.map((link) => linkBlock(link, database)),
     uploadFileBlock(database),
     fileLinkBlock(),
     apiTokenBlock(database),
@@ -106,7 +106,7 @@ function contentTypeBlock(type: ContentType, model: Model, database: DatabaseKin
     doc: [`/// ${type.displayName} (${type.uid}): one row per document version`, `/// (${versionsDoc(type)}).`],
     name: type.names.prismaModel,
     fields,
-    blockAttributes: [`@@index(${version})`, ...lookupIndexes(type), `@@map("${type.names.table}")`],
+    blockAttributes: [`@@index(${version})`, ...lookupIndexes(type, database), `@@map("${type.names.table}")`],
   };
 }
 
@@ -116,10 +116,13 @@ function contentTypeBlock(type: ContentType, model: Model, database: DatabaseKin
  * indexes the schema lists (`indexes`, docs/schema-format.md). Types whose values no B-tree
  * entry holds (long text, JSON: the contract's SCALAR_TYPES `indexed`) are left out.
  */
-function lookupIndexes(type: ContentType): string[] {
-  const automatic = type.attributes.flatMap((a) => (a.kind === 'scalar' && (a.unique || a.type === 'uid') && SCALAR_TYPE_SPECS[a.type].indexed ? [`@@index([${a.name}])`] : []));
+function lookupIndexes(type: ContentType, database: DatabaseKind): string[] {
+  const automatic = type.attributes.flatMap((a) => (a.kind === 'scalar' && (a.unique || a.type === 'uid') && SCALAR_TYPE_SPECS[a.type].indexed ? [a.name] : []));
   const declared = type.indexes.map((index) => `@@index([${index.attributes.join(', ')}]${index.name === undefined ? '' : `, map: "${index.name}"`})`);
-  return [...new Set([...automatic, ...declared])];
+  // The sort twins (databases.ts descendingSortIndexes) of the single-column indexes.
+  const single = [...automatic, ...type.indexes.flatMap((index) => (index.attributes.length === 1 ? index.attributes : []))];
+  const twins = DATABASES[database].descendingSortIndexes ? single.map((field) => `@@index([${field}(sort: Desc), id])`) : [];
+  return [...new Set([...automatic.map((field) => `@@index([${field}])`), ...declared, ...twins])];
 }
 
 function versionsDoc(type: ContentType): string {
@@ -154,7 +157,7 @@ function componentBlock(component: Component, model: Model, database: DatabaseKi
  * pointing at the target *document*: each version of the owner resolves the target version that
  * matches its own status and locale when read.
  */
-function linkBlock(link: LinkTable): ModelBlock {
+function linkBlock(link: LinkTable, database: DatabaseKind): ModelBlock {
   return {
     doc: [`/// ${link.ownerUid}.${link.attribute} -> ${link.targetUid} (${link.cardinality === 'one' ? 'to one' : 'to many'}).`],
     name: link.prismaModel,
@@ -167,8 +170,14 @@ function linkBlock(link: LinkTable): ModelBlock {
       { name: 'inverseOrd', type: 'Int', attributes: '@default(0) @map("inverse_ord")' },
     ],
     // Populate reads links by owner in `ord` order and by target in `inverse_ord` order; relation
-    // filters reach the owners from the target (engine/joins.ts).
-    blockAttributes: ['@@unique([entityId, targetDocumentId])', '@@index([entityId, ord])', '@@index([targetDocumentId, inverseOrd])', `@@map("${link.table}")`],
+    // filters reach the owners from the target (engine/joins.ts), from the index alone where it
+    // holds the owner (databases.ts coveringInverseIndex).
+    blockAttributes: [
+      '@@unique([entityId, targetDocumentId])',
+      '@@index([entityId, ord])',
+      DATABASES[database].coveringInverseIndex ? '@@index([targetDocumentId, inverseOrd, entityId])' : '@@index([targetDocumentId, inverseOrd])',
+      `@@map("${link.table}")`,
+    ],
   };
 }
 
@@ -370,7 +379,8 @@ function defaultIndexName(attribute: string, block: ModelBlock, maxIdentifier: n
   const match = /^@@(index|unique)\(\[([^\]]*)\]\)$/.exec(attribute);
   const table = /^@@map\("([^"]+)"\)$/.exec(block.blockAttributes.find((a) => a.startsWith('@@map(')) ?? '')?.[1];
   if (match === null || table === undefined) return undefined;
-  const columns = match[2]!.split(',').map((field) => columnOf(field.trim(), block));
+  // A key part may carry its order (`slug(sort: Desc)`); Prisma's name has the column alone.
+  const columns = match[2]!.split(',').map((field) => columnOf(field.trim().replace(/\(sort: \w+\)$/, ''), block));
   const suffix = match[1] === 'unique' ? '_key' : '_idx';
   const stem = `${table}_${columns.join('_')}`;
   return { full: stem + suffix, cut: stem.slice(0, maxIdentifier - suffix.length) + suffix, table, suffix };

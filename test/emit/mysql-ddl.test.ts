@@ -49,6 +49,13 @@ describe('mysqlMigration', () => {
     expect(mysqlMigration(v1, v1)).toBe('-- This is an empty migration.\n');
   });
 
+  it('adds a descending sort index to an existing database as Prisma names it, its key parts in order', () => {
+    const twin = v1.replace('  @@index([documentId])\n', '  @@index([documentId])\n  @@index([documentId(sort: Desc), id])\n');
+    expect(mysqlMigration(v1, twin)).toBe('-- CreateIndex\nCREATE INDEX `authors_document_id_id_idx` ON `authors`(`document_id` DESC, `id`);\n');
+    expect(mysqlMigration(undefined, twin)).toContain('INDEX `authors_document_id_id_idx`(`document_id` DESC, `id`),');
+    expect(mysqlMigration(twin, twin)).toBe('-- This is an empty migration.\n');
+  });
+
   it('cuts long names to MySQL’s 64 characters, keeping the suffix', () => {
     const long = 'components_shared_a_very_long_component_name_with_many_words_lnk';
     const sql = mysqlMigration(undefined, v1.replace('"authors_books_lnk"', `"${long}"`));

@@ -24,6 +24,7 @@ CREATE TABLE `articles` (
     `published_at` DATETIME(3) NULL,
     INDEX `articles_document_id_published_at_idx`(`document_id`, `published_at`),
     INDEX `articles_slug_idx`(`slug`),
+    INDEX `articles_slug_id_idx`(`slug` DESC, `id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -53,6 +54,7 @@ CREATE TABLE `categories` (
     `published_at` DATETIME(3) NULL,
     INDEX `categories_document_id_published_at_idx`(`document_id`, `published_at`),
     INDEX `categories_slug_idx`(`slug`),
+    INDEX `categories_slug_id_idx`(`slug` DESC, `id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -97,6 +99,7 @@ CREATE TABLE `pages` (
     `locale` VARCHAR(255) NOT NULL,
     INDEX `pages_document_id_locale_published_at_idx`(`document_id`, `locale`, `published_at`),
     INDEX `pages_slug_idx`(`slug`),
+    INDEX `pages_slug_id_idx`(`slug` DESC, `id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -128,6 +131,8 @@ CREATE TABLE `products` (
     INDEX `products_document_id_published_at_idx`(`document_id`, `published_at`),
     INDEX `products_name_idx`(`name`),
     INDEX `products_slug_idx`(`slug`),
+    INDEX `products_name_id_idx`(`name` DESC, `id`),
+    INDEX `products_slug_id_idx`(`slug` DESC, `id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -142,6 +147,7 @@ CREATE TABLE `tags` (
     `published_at` DATETIME(3) NULL,
     INDEX `tags_document_id_published_at_idx`(`document_id`, `published_at`),
     INDEX `tags_name_idx`(`name`),
+    INDEX `tags_name_id_idx`(`name` DESC, `id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -157,6 +163,7 @@ CREATE TABLE `up_roles` (
     `published_at` DATETIME(3) NULL,
     INDEX `up_roles_document_id_published_at_idx`(`document_id`, `published_at`),
     INDEX `up_roles_type_idx`(`type`),
+    INDEX `up_roles_type_id_idx`(`type` DESC, `id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -177,6 +184,7 @@ CREATE TABLE `up_users` (
     `published_at` DATETIME(3) NULL,
     INDEX `up_users_document_id_published_at_idx`(`document_id`, `published_at`),
     INDEX `up_users_username_idx`(`username`),
+    INDEX `up_users_username_id_idx`(`username` DESC, `id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -304,7 +312,7 @@ CREATE TABLE `articles_author_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `articles_author_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `articles_author_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `articles_author_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `articles_author_lnk_target_document_id_inverse_ord_entity_id_idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -317,7 +325,7 @@ CREATE TABLE `articles_category_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `articles_category_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `articles_category_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `articles_category_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `articles_category_lnk_target_document_id_inverse_ord_entity__idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -330,7 +338,7 @@ CREATE TABLE `articles_featured_product_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `articles_featured_product_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `articles_featured_product_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `articles_featured_product_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `articles_featured_product_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -343,7 +351,7 @@ CREATE TABLE `articles_tags_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `articles_tags_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `articles_tags_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `articles_tags_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `articles_tags_lnk_target_document_id_inverse_ord_entity_id_idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -356,7 +364,7 @@ CREATE TABLE `components_shared_article_cards_article_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `components_shared_article_cards_article_lnk_entity_id_target_key`(`entity_id`, `target_document_id`),
     INDEX `components_shared_article_cards_article_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `components_shared_article_cards_article_lnk_target_document__idx`(`target_document_id`, `inverse_ord`),
+    INDEX `components_shared_article_cards_article_lnk_target_document__idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -369,7 +377,7 @@ CREATE TABLE `pages_category_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `pages_category_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `pages_category_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `pages_category_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `pages_category_lnk_target_document_id_inverse_ord_entity_id_idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -382,7 +390,7 @@ CREATE TABLE `products_category_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `products_category_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `products_category_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `products_category_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `products_category_lnk_target_document_id_inverse_ord_entity__idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -395,7 +403,7 @@ CREATE TABLE `products_related_products_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `products_related_products_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `products_related_products_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `products_related_products_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `products_related_products_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
@@ -408,7 +416,7 @@ CREATE TABLE `up_users_role_lnk` (
     `inverse_ord` INTEGER NOT NULL DEFAULT 0,
     UNIQUE INDEX `up_users_role_lnk_entity_id_target_document_id_key`(`entity_id`, `target_document_id`),
     INDEX `up_users_role_lnk_entity_id_ord_idx`(`entity_id`, `ord`),
-    INDEX `up_users_role_lnk_target_document_id_inverse_ord_idx`(`target_document_id`, `inverse_ord`),
+    INDEX `up_users_role_lnk_target_document_id_inverse_ord_entity_id_idx`(`target_document_id`, `inverse_ord`, `entity_id`),
     PRIMARY KEY (`id`)
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 

@@ -66,4 +66,23 @@ describe('schema indexes', () => {
     expect(link).toContain('@@index([entityId, ord])');
     expect(link).toContain('@@index([targetDocumentId, inverseOrd])');
   });
+
+  it('on MySQL, single-column indexes get a descending sort twin and link indexes by target hold the owner', () => {
+    const model = loadModelFrom(writeModel(post([{ columns: ['reading_time', 'created_at'] }, { name: 'posts_title_idx', columns: ['title'] }])));
+    const prisma = emitPrismaSchema(model, 'mysql', 'test');
+    const block = prisma.slice(prisma.indexOf('model Post {'), prisma.indexOf('}', prisma.indexOf('model Post {')));
+    expect(block.match(/@@index\(.*\)/g)).toEqual([
+      '@@index([documentId, publishedAt])',
+      '@@index([slug])',
+      '@@index([code])',
+      '@@index([readingTime, createdAt])',
+      '@@index([title], map: "posts_title_idx")',
+      '@@index([slug(sort: Desc), id])',
+      '@@index([code(sort: Desc), id])',
+      '@@index([title(sort: Desc), id])',
+    ]);
+    const link = prisma.slice(prisma.indexOf('model PostAuthorLink {'));
+    expect(link).toContain('@@index([targetDocumentId, inverseOrd, entityId])');
+    expect(link).not.toContain('@@index([targetDocumentId, inverseOrd])');
+  });
 });

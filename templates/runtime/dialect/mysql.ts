@@ -95,6 +95,11 @@ export const mysqlDialect: Dialect = {
   // utf8mb4_bin is a PAD SPACE collation ('a ' = 'a'): the binary cast compares exact bytes, as
   // the other databases do (at the price of the column's index for text equality and ranges).
   binaryOrder: (expr) => `CAST(${expr} AS BINARY)`,
+  // utf8mb4_bin orders by code point, which is UTF-8's byte order, except that PAD SPACE ignores
+  // trailing spaces: values equal up to trailing characters at or below U+0020 ('a', 'a ',
+  // 'a\t') sort as if padded with spaces (so 'a' and 'a ' tie and fall back to the id order).
+  // The cast would hide the column from its index and sort every row (docs/deployment.md).
+  sortOrder: (expr) => expr,
   textCast: (expr) => `CAST(${expr} AS CHAR)`,
   integerCast: (expr) => `CAST(${expr} AS SIGNED)`,
   // No NULLS LAST: false (not NULL) sorts before true.

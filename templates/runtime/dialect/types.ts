@@ -114,8 +114,9 @@ export interface Capabilities {
   readonly nestedToManyBelowRelation: boolean;
   /**
    * A derived table (`FROM (SELECT ...) t`) inside a correlated subquery may read the outer row.
-   * MariaDB cannot (MySQL can since 8.0.14): dynamic zones and one-version-per-document edges,
-   * which need one, are then read per edge.
+   * MariaDB cannot (MySQL can since 8.0.14): a dynamic zone is then one aggregate per component
+   * kind, merged in zone order in JavaScript (nested.ts zoneEdgePerKind), and one-version-per-
+   * document edges, which need one, are read per edge.
    */
   readonly correlatedDerivedTables: boolean;
   /**
@@ -172,6 +173,12 @@ export interface Dialect {
   jsonValue(expr: string): string;
   /** A text expression ordered byte-wise, as SQLite's BINARY collation does (PostgreSQL `COLLATE "C"`). */
   binaryOrder(expr: string): string;
+  /**
+   * A text expression as an ORDER BY term, byte-wise like `binaryOrder` but, where the column's
+   * own collation already sorts so, the column itself, so that the database reads its index in
+   * order instead of sorting every row (MySQL's utf8mb4_bin, see dialect/mysql.ts).
+   */
+  sortOrder(expr: string): string;
   /** An expression converted to text (`CAST(x AS TEXT)`; MySQL has no TEXT cast: `CAST(x AS CHAR)`). */
   textCast(expr: string): string;
   /**

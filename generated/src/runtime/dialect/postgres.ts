@@ -44,6 +44,8 @@ export const postgresDialect: Dialect = {
   // Comparing JSONB would parse every compared value as JSON and fail on plain strings.
   jsonValue: (expr) => `CAST(${expr} AS TEXT)`,
   binaryOrder: (expr) => `${expr} COLLATE "C"`,
+  // The database's collation may not be C (the column's index then serves no byte-wise order).
+  sortOrder: (expr) => `${expr} COLLATE "C"`,
   textCast: (expr) => `CAST(${expr} AS TEXT)`,
   integerCast: (expr) => `CAST(${expr} AS INTEGER)`,
   orderNullsLast: (expr, direction) => `${expr} ${direction} NULLS LAST`,

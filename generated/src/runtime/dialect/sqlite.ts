@@ -40,6 +40,7 @@ export const sqliteDialect: Dialect = {
   dateValue: (expr) => `substr(${expr}, 1, 10)`,
   jsonValue: (expr) => expr,
   binaryOrder: (expr) => expr,
+  sortOrder: (expr) => expr,
   textCast: (expr) => `CAST(${expr} AS TEXT)`,
   integerCast: (expr) => `CAST(${expr} AS INTEGER)`,
   orderNullsLast: (expr, direction) => `${expr} ${direction} NULLS LAST`,

@@ -220,8 +220,6 @@ function planEdges(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt
         break;
       }
       case 'dynamiczone':
-        // A zone's kinds are merged in a derived table that reads the parent row.
-        if (!planner.dialect.capabilities.correlatedDerivedTables) throw new NotCovered();
         edges.push(zoneEdge(planner, aliases, parent, key, jsonKey, field.components, node));
         break;
       case 'scalar':
@@ -424,6 +422,9 @@ function zoneEdge(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt,
   });
   const z = nodeAlias(aliases);
   const json = planner.dialect.json;
+  // Where a derived table cannot read the parent row (MariaDB), each kind is its own aggregate of
+  // `[entity_ord, id, entry]` and the entries are merged in that order here.
+  if (!planner.dialect.capabilities.correlatedDerivedTables) return zoneEdgePerKind(planner, key, jsonKey, planned);
   return {
     key,
     column: jsonKey,
@@ -443,6 +444,44 @@ function zoneEdge(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt,
     },
     value(json, memo) {
       return (json as unknown[][]).map((entry) => planned[entry[0] as number]!.row.build(entry, memo));
+    },
+  };
+}
+
+/** A zone kind planned: its component rows under the parent and the entry built from each. */
+interface ZoneKind {
+  readonly uid: string;
+  readonly source: Source;
+  readonly row: RowPlan;
+}
+
+/** A zone entry as the per-kind aggregates return it: its order in the zone, then the entry. */
+type OrderedEntry = [ord: number, id: number, entry: unknown[]];
+
+/**
+ * A dynamic zone without a derived table: `json_array(<kind 1 entries>, <kind 2 entries>, ...)`,
+ * each a correlated aggregate of `[entity_ord, id, entry]` over one component table; the
+ * entries are put in zone order (entity_ord, then id) when built.
+ */
+function zoneEdgePerKind(planner: NestedPlanner, key: string, jsonKey: string, planned: readonly ZoneKind[]): EdgePlan {
+  const json = planner.dialect.json;
+  return {
+    key,
+    column: jsonKey,
+    sql(request, requestNode) {
+      if (planned.length === 0) return fragment(json.emptyArray);
+      const kinds = planned.map(({ uid, source, row }) => {
+        const sub = requestNode.on?.[uid] ?? {};
+        const [ord, id] = source.tieBreak;
+        const entry = joinFragments([fragment(`${json.arrayOpen}${ord}, ${id}, `), row.sql(request, sub), fragment(')')], '');
+        return joinFragments([fragment('(SELECT '), json.aggregate(entry, fragment(`${ord}, ${id}`)), fragment(` FROM ${source.from} WHERE `), whereOf(request, source, sub), fragment(')')], '');
+      });
+      return joinFragments([fragment(json.arrayOpen), joinFragments(kinds, ', '), fragment(')')], '');
+    },
+    value(json, memo) {
+      const entries = (json as OrderedEntry[][]).flat();
+      entries.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      return entries.map(([, , entry]) => planned[entry[0] as number]!.row.build(entry, memo));
     },
   };
 }

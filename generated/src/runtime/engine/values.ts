@@ -26,9 +26,11 @@ function comparesAsText(comparison: Comparison): boolean {
   return comparison === 'text' || comparison === 'json';
 }
 
-/** The expression for ordering: text compares byte-wise on every database. */
+/** The expression an ORDER BY sorts on: text byte-wise on every database (dialect's `sortOrder`). */
 export function orderExpr(dialect: Dialect, alias: string, scalar: ScalarColumn): string {
-  return columnExpressions(dialect, column(alias, scalar.column), scalar.type).ordered;
+  const comparison = SCALAR_TYPES[scalar.type].compare;
+  const expr = comparedValue(dialect, column(alias, scalar.column), comparison);
+  return comparesAsText(comparison) ? dialect.sortOrder(expr) : expr;
 }
 
 /** The placeholder of a filter value: bigintegers arrive as digit strings and compare as numbers. */
