@@ -19,6 +19,11 @@ import { createTestDatabase } from '../test/support/postgres.ts';
 export interface Variant {
   readonly label: string;
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * Runs this side from another project folder, given the one prepared from this checkout (same
+   * model and config): bench/against.ts generates it with another commit's generator and runtime.
+   */
+  readonly project?: (prepared: string, database: 'sqlite' | 'postgres') => Promise<string>;
 }
 
 export interface PairedBench {
@@ -28,6 +33,8 @@ export interface PairedBench {
   readonly subject: string;
   readonly a: Variant;
   readonly b: Variant;
+  /** The script's own command-line options (read by it), so that parsing them here does not fail. */
+  readonly options?: Record<string, { readonly type: 'string' }>;
 }
 
 interface Shape {
@@ -67,7 +74,7 @@ const mean = (loads: readonly Load[], key: 'rps' | 'cpuMsPerRequest'): number =>
 /** Parses `--database`, `--seconds` and `--rounds`, runs both variants and prints the table. */
 export async function runPairedBench(bench: PairedBench): Promise<void> {
   const { values } = parseArgs({
-    options: { database: { type: 'string', default: 'sqlite' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' } },
+    options: { database: { type: 'string', default: 'sqlite' }, seconds: { type: 'string', default: '10' }, rounds: { type: 'string', default: '2' }, ...bench.options },
   });
   const database = values.database === 'postgres' ? 'postgres' : 'sqlite';
   const seconds = Number(values.seconds);
@@ -79,8 +86,10 @@ export async function runPairedBench(bench: PairedBench): Promise<void> {
   const project = await prepareProject(options);
 
   /** Statements per request and the body of each shape, from a server that counts. */
-  const probe = async (env: NodeJS.ProcessEnv): Promise<Probe> => {
-    const server = await startReferenceServer(project, options, { ...env, CAPI_QUERY_COUNT: '1', LOG_LEVEL: 'error' });
+  const projectA = (await bench.a.project?.(project, database)) ?? project;
+  const projectB = (await bench.b.project?.(project, database)) ?? project;
+  const probe = async (at: string, env: NodeJS.ProcessEnv): Promise<Probe> => {
+    const server = await startReferenceServer(at, options, { ...env, CAPI_QUERY_COUNT: '1', LOG_LEVEL: 'error' });
     try {
       const out: Probe = {};
       for (const [name, shape] of Object.entries(shapes)) {
@@ -99,14 +108,14 @@ export async function runPairedBench(bench: PairedBench): Promise<void> {
   } finally {
     await seeding.stop();
   }
-  const probeA = await probe(bench.a.env);
-  const probeB = await probe(bench.b.env);
+  const probeA = await probe(projectA, bench.a.env);
+  const probeB = await probe(projectB, bench.b.env);
   for (const name of Object.keys(shapes)) {
     if (probeA[name]!.body !== probeB[name]!.body) throw new Error(`${name}: ${bench.a.label} and ${bench.b.label} answer differently`);
   }
 
-  const serverA = await startReferenceServer(project, options, { ...bench.a.env, LOG_LEVEL: 'error' });
-  const serverB = await startReferenceServer(project, options, { ...bench.b.env, LOG_LEVEL: 'error' });
+  const serverA = await startReferenceServer(projectA, options, { ...bench.a.env, LOG_LEVEL: 'error' });
+  const serverB = await startReferenceServer(projectB, options, { ...bench.b.env, LOG_LEVEL: 'error' });
   try {
     const rows: string[] = [];
     for (const [name, shape] of Object.entries(shapes)) {

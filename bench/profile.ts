@@ -1,11 +1,13 @@
 /**
- * `npm run bench:profile -- [--database sqlite|postgres] [--shape rest-list] [--seconds 5] [--express]`: where
+ * `npm run bench:profile -- [--database sqlite|postgres] [--shape rest-list] [--seconds 5] [--express] [--floor] [--top 25]`: where
  * a generated server spends its CPU under load. Starts the conformance project with
  * `node --cpu-prof`, seeds it, loads one shape of bench/shapes.mjs with autocannon (10
  * connections), stops the server and prints the self time of the profile grouped by package (or
  * runtime file) over the load's window, the heaviest first: how much goes to Express, qs, Apollo, graphql-js, the
  * database driver, the engine, JSON, the HTTP machinery of Node itself. `--express` profiles the
- * server with the direct path off (`CAPI_DIRECT_PATH=0`), every request through Express.
+ * server with the direct path off (`CAPI_DIRECT_PATH=0`), every request through Express; `--floor`
+ * profiles the floor (bench/floor) on the same database instead, for comparison. A second
+ * table lists the heaviest functions (name and package): what to look at inside a package.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     top: { type: 'string', default: '25' },
     express: { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
   },
 });
 const database = values.database === 'postgres' ? 'postgres' : 'sqlite';
@@ -63,6 +66,11 @@ function groupOf(frame: ProfileNode['callFrame']): string {
   return runtime === -1 ? url : url.slice(runtime + 1);
 }
 
+/** A frame's function and where it is defined. */
+function functionOf(frame: ProfileNode['callFrame']): string {
+  return `${frame.functionName === '' ? '(anonymous)' : frame.functionName} ${groupOf(frame)}`;
+}
+
 const pg = database === 'postgres' ? await createTestDatabase('capi_bench_profile') : undefined;
 const options: HarnessOptions = { database, workDir: join(repoRoot, 'tmp', `bench-profile-${database}`), ...(pg ? { databaseUrl: pg.url } : {}) };
 const profiles = join(options.workDir, 'profiles');
@@ -78,30 +86,52 @@ try {
   // --cpu-prof is refused in NODE_OPTIONS: the server is started with it on its command line.
   const port = await freePort();
   const databaseUrl = pg?.url ?? `file:${join(options.workDir, 'conformance.db')}`;
-  const child = spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, 'dist/main.js'], {
-    cwd: project,
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      JWT_SECRET: testJwtSecret,
-      DATABASE_URL: databaseUrl,
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'error',
-      ...(values.express ? { CAPI_DIRECT_PATH: '0' } : {}),
-    },
-  });
+  const child = values.floor
+    ? spawn(
+        process.execPath,
+        [
+          '--cpu-prof',
+          `--cpu-prof-dir=${profiles}`,
+          join(import.meta.dirname, 'floor', 'server.mjs'),
+          '--client',
+          database,
+          '--database',
+          pg?.url ?? join(options.workDir, 'conformance.db'),
+          '--port',
+          String(port),
+        ],
+        {
+          stdio: 'inherit',
+        },
+      )
+    : spawn(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${profiles}`, 'dist/main.js'], {
+        cwd: project,
+        stdio: 'inherit',
+        env: {
+          ...process.env,
+          HOST: '127.0.0.1',
+          PORT: String(port),
+          JWT_SECRET: testJwtSecret,
+          DATABASE_URL: databaseUrl,
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'error',
+          ...(values.express ? { CAPI_DIRECT_PATH: '0' } : {}),
+        },
+      });
   const url = `http://127.0.0.1:${port}`;
   let requests = 0;
   try {
+    // Ready when it answers at all (the floor has no /_health; its 404 is an answer).
     while (
       !(await fetch(`${url}/_health`).then(
-        (r) => r.ok,
+        () => true,
         () => false,
       ))
     )
       await new Promise((resolve) => setTimeout(resolve, 100));
+    // A second of load first, outside the window read below: lazily loaded modules and the JIT's
+    // first compilations are start-up, not the cost of a request.
+    await autocannon({ url, connections: 10, duration: 1, requests: [shape as LoadRequest] });
     const result = await autocannon({ url, connections: 10, duration: Number(values.seconds), requests: [shape as LoadRequest] });
     requests = result.requests.total;
   } finally {
@@ -115,10 +145,11 @@ try {
   const profile = JSON.parse(readFileSync(join(profiles, file), 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<string, number>();
+  const functions = new Map<string, number>();
   let total = 0;
   // Only the load's window (the server stops right after it): start-up (module loading, the
   // GraphQL schema) would otherwise weigh on a short or slow run.
-  const windowStart = profile.endTime - (Number(values.seconds) + 1) * 1e6;
+  const windowStart = profile.endTime - (Number(values.seconds) + 0.2) * 1e6;
   let at = profile.endTime - profile.timeDeltas.reduce((sum, delta) => sum + delta, 0);
   profile.samples.forEach((id, index) => {
     const node = byId.get(id);
@@ -127,13 +158,22 @@ try {
     if (at < windowStart || node === undefined || node.callFrame.functionName === '(idle)') return;
     const group = groupOf(node.callFrame);
     self.set(group, (self.get(group) ?? 0) + delta);
+    const fn = functionOf(node.callFrame);
+    functions.set(fn, (functions.get(fn) ?? 0) + delta);
     total += delta;
   });
-  const rows = [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top));
+  const table = (heading: string, times: Map<string, number>): string =>
+    [`| ${heading} | share | ms/request |`, '| --- | --- | --- |']
+      .concat(
+        [...times.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, Number(values.top))
+          .map(([where, micros]) => `| ${where} | ${((100 * micros) / total).toFixed(1)}% | ${(micros / 1000 / Math.max(1, requests)).toFixed(3)} |`),
+      )
+      .join('\n');
   process.stdout.write(
-    `${values.shape} on ${database}${values.express ? ' through Express' : ''}: ${requests} requests, ${(total / 1000 / Math.max(1, requests)).toFixed(3)} ms of busy CPU per request\n\n| where | share | ms/request |\n| --- | --- | --- |\n`,
+    `${values.shape} on ${database}${values.floor ? ', the floor' : values.express ? ' through Express' : ''}: ${requests} requests, ${(total / 1000 / Math.max(1, requests)).toFixed(3)} ms of busy CPU per request\n\n${table('where', self)}\n\n${table('function', functions)}\n`,
   );
-  for (const [group, micros] of rows) process.stdout.write(`| ${group} | ${((100 * micros) / total).toFixed(1)}% | ${(micros / 1000 / Math.max(1, requests)).toFixed(3)} |\n`);
 } finally {
   rmSync(profiles, { recursive: true, force: true });
   await pg?.drop();

@@ -73,9 +73,19 @@ class SqliteCore {
       return Promise.reject(new DatabaseUsageError('the database handle was used inside its own transaction: use the transaction handle passed to the callback'));
     }
     this.#active++;
-    const run = this.#tail.then(() => this.reserved.run(this, fn)).finally(() => this.#active--);
+    const run = this.#tail.then(() => this.reserved.run(this, fn)).finally(() => this.#idle());
     this.#tail = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The storage is switched off while no reserved work is queued or running: on Node 20 an enabled
+   * AsyncLocalStorage turns on promise hooks for the whole process, which every promise of every
+   * later request would pay for (the migrations at start are reserved work). The next reserved
+   * piece of work switches it on again; with none active there is nothing for it to catch.
+   */
+  #idle(): void {
+    if (--this.#active === 0) this.reserved.disable();
   }
 
   /**

@@ -9,7 +9,7 @@ import { authorize } from '../access.ts';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { parseQueryString } from '../query/params.ts';
 import type { RestContext } from '../rest/context.ts';
-import { coreActions, search } from '../rest/core-actions.ts';
+import { coreActions, search, untouched } from '../rest/core-actions.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { sendJson } from '../send.ts';
 import type { Action, BootstrapApp, ContentTypeExtension, CoreActionName, CoreActions, DefaultQuery, Extensions, RouteConfig, RouteContext } from './types.ts';
@@ -34,12 +34,12 @@ const coreActionNames: readonly CoreActionName[] = ['find', 'findOne', 'create',
 /** Express handlers of a type's core routes, with the project's controller, policies, middlewares and default query. */
 export function routeHandlers(schema: ContentTypeSchema, context: RestContext): Record<CoreActionName, RequestHandler> {
   const extension = extensionOf(context, schema.uid);
-  const actions = controllerActions(schema, context);
+  const { actions, core } = controllerActions(schema, context);
   return Object.fromEntries(
-    coreActionNames.map((name) => [
-      name,
-      handler(context, { uid: schema.uid, action: name, run: actions[name] ?? missing, config: extension?.config?.[name], defaultQuery: extension?.defaultQuery, auth: true }),
-    ]),
+    coreActionNames.map((name) => {
+      const run = actions[name] ?? missing;
+      return [name, handler(context, { uid: schema.uid, action: name, run, core: run === core[name], config: extension?.config?.[name], defaultQuery: extension?.defaultQuery, auth: true })];
+    }),
   ) as Record<CoreActionName, RequestHandler>;
 }
 
@@ -49,11 +49,11 @@ export function customRoutes(context: RestContext): Router {
   for (const [uid, extension] of Object.entries(context.extensions?.extensions.contentTypes ?? {})) {
     const schema = context.model.contentTypes[uid];
     if (schema === undefined) continue; // refused at start-up (start.ts)
-    const actions = controllerActions(schema, context);
+    const { actions } = controllerActions(schema, context);
     for (const route of extension.routes ?? []) {
       const run = actions[route.handler];
       if (run === undefined) throw new Error(`src/extensions: the route ${route.method} ${route.path} of ${uid} calls ${route.handler}, which its controller does not have`);
-      const handle = handler(context, { uid, action: route.handler, run, config: route, defaultQuery: undefined, auth: route.auth !== false });
+      const handle = handler(context, { uid, action: route.handler, run, core: false, config: route, defaultQuery: undefined, auth: route.auth !== false });
       router[methodOf(route.method)](route.path, handle);
     }
   }
@@ -64,20 +64,26 @@ function extensionOf(context: RestContext, uid: string): ContentTypeExtension | 
   return context.extensions?.extensions.contentTypes?.[uid] as ContentTypeExtension | undefined;
 }
 
-const controllers = new WeakMap<RestContext, Map<string, Readonly<Record<string, Action>>>>();
+interface Controller {
+  /** Core actions overlaid with the project's. */
+  readonly actions: Readonly<Record<string, Action>>;
+  readonly core: CoreActions;
+}
+
+const controllers = new WeakMap<RestContext, Map<string, Controller>>();
 
 /** Core actions overlaid with the project's controller; built once per type. */
-function controllerActions(schema: ContentTypeSchema, context: RestContext): Readonly<Record<string, Action>> {
-  const cache = controllers.get(context) ?? new Map<string, Readonly<Record<string, Action>>>();
+function controllerActions(schema: ContentTypeSchema, context: RestContext): Controller {
+  const cache = controllers.get(context) ?? new Map<string, Controller>();
   controllers.set(context, cache);
   const cached = cache.get(schema.uid);
   if (cached !== undefined) return cached;
   const core: CoreActions = coreActions(schema, context);
   const factory = extensionOf(context, schema.uid)?.controller;
   const own = factory === undefined || context.extensions === undefined ? {} : factory({ core, documents: context.documents, app: context.extensions.app });
-  const actions = { ...core, ...own };
-  cache.set(schema.uid, actions);
-  return actions;
+  const controller = { actions: { ...core, ...own }, core };
+  cache.set(schema.uid, controller);
+  return controller;
 }
 
 const missing: Action = () => Promise.reject(new NotFoundError());
@@ -86,6 +92,8 @@ interface Route {
   readonly uid: string;
   readonly action: string;
   readonly run: Action;
+  /** `run` is the type's core action itself, not the project's. */
+  readonly core: boolean;
   readonly config: RouteConfig | undefined;
   readonly defaultQuery: DefaultQuery | undefined;
   readonly auth: boolean;
@@ -94,10 +102,13 @@ interface Route {
 function handler(context: RestContext, route: Route): RequestHandler {
   const policies = route.config?.policies ?? [];
   const middlewares = route.config?.middlewares ?? [];
+  // Nothing but the core action will see the request's query: it may take its plan by the raw
+  // query string (core-actions.ts), and the query is parsed only if something asks for it.
+  const alone = route.core && policies.length === 0 && middlewares.length === 0 && route.defaultQuery === undefined;
   return async (req, res) => {
     const access = context.resolveAccess(req);
     if (route.auth) authorize(access, `${route.uid}.${route.action}`);
-    const ctx = routeContext(req, res, route, access);
+    const ctx = routeContext(req, res, route, access, alone);
     if (route.defaultQuery !== undefined) ctx.query = withDefaults(ctx.query, route.defaultQuery);
     const app = context.extensions?.app;
     for (const policy of policies) {
@@ -118,18 +129,35 @@ function handler(context: RestContext, route: Route): RequestHandler {
   };
 }
 
-function routeContext(req: Request, res: Response, route: Route, access: RouteContext['state']['access']): RouteContext {
-  return {
+function routeContext(req: Request, res: Response, route: Route, access: RouteContext['state']['access'], alone: boolean): RouteContext {
+  const ctx: RouteContext = {
     req,
     res,
     uid: route.uid,
     action: route.action,
-    query: { ...parseQueryString(search(req)) },
+    query: alone ? {} : { ...parseQueryString(search(req)) },
     params: Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, String(v)])),
     request: { body: req.body as unknown },
     state: { access },
     status: 200,
   };
+  if (alone) {
+    untouched.add(ctx);
+    lazyQuery(ctx);
+  }
+  return ctx;
+}
+
+/** `ctx.query` parsed on first read (a core action whose plan is cached never reads it). */
+function lazyQuery(ctx: RouteContext): void {
+  let query: Record<string, unknown> | undefined;
+  Object.defineProperty(ctx, 'query', {
+    enumerable: true,
+    get: () => (query ??= { ...parseQueryString(search(ctx.req)) }),
+    set: (value: Record<string, unknown>) => {
+      query = value;
+    },
+  });
 }
 
 /** The default query's keys the request does not give itself. */

@@ -62,5 +62,6 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     resolvers,
     context: (req) => ({ access: options.resolveAccess(req), address: req.ip ?? '', lists: new DerivedLists() }),
     ...(options.direct === undefined ? {} : { direct: options.direct }),
+    lean: options.extend === undefined,
   });
 }

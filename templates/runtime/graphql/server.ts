@@ -32,6 +32,7 @@ import { costLimitPlugin } from './cost.ts';
 import { contextError, formatGraphqlError, strapiError } from './errors.ts';
 import { ideRouter, type IdeOptions } from './ide.ts';
 import { inputLiteralRule, inputVariablesPlugin } from './input-guard.ts';
+import { LEAN_HEADERS, LeanQueries } from './lean.ts';
 import { aliasLimitRule, depthLimitRule, graphqlLimits, type GraphqlLimits } from './limits.ts';
 
 /** Resolvers in the shape Apollo (graphql-tools) accepts: `{ Query: { articles: (parent, args, context, info) => ... } }`. */
@@ -56,6 +57,12 @@ export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TCo
    * which must be what Express runs between the app-wide middlewares and this mount.
    */
   readonly direct?: readonly RequestHandler[];
+  /**
+   * On the direct path, answer plain queries Apollo has validated before with graphql-js alone
+   * (lean.ts). Off when the project adds resolvers of its own, which could rely on what Apollo's
+   * pipeline gives them (`info.cacheControl`) or write while a query runs.
+   */
+  readonly lean?: boolean;
 };
 
 export const defaultGraphqlPath = '/graphql';
@@ -75,6 +82,7 @@ export function graphqlMount<TContext extends BaseContext>(setup: GraphqlSetup<T
 export async function createGraphqlMount<TContext extends BaseContext>(app: AppContext, setup: GraphqlSetup<TContext>): Promise<Mount> {
   const limits = graphqlLimits(app.config.plugins.graphql, setup.limits);
   const logger = app.logger.child({ component: 'graphql' });
+  const lean = setup.lean === true && setup.direct !== undefined ? new LeanQueries<TContext>(limits) : undefined;
   const server = new ApolloServer<TContext>({
     ...schemaOptions(setup),
     // Strapi's default: on, except in production (apolloServer.introspection decides).
@@ -100,6 +108,7 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
+      ...(lean === undefined ? [] : [lean.plugin()]),
     ],
   });
   await server.start();
@@ -117,17 +126,33 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
   router.all('/', withBody, wellEncodedQuery, expressMiddleware(server, { context }));
   const path = setup.path ?? defaultGraphqlPath;
   // The IDE and GET answer through Express; a POST needs neither, nor the query-string check.
-  const direct = setup.direct === undefined ? {} : { direct: [{ method: 'POST' as const, path, handlers: [...setup.direct, withBody, directGraphql(server, context)] }] };
+  const direct =
+    setup.direct === undefined
+      ? {}
+      : { direct: [{ method: 'POST' as const, path, handlers: [...setup.direct, withBody, directGraphql(server, context, lean && { queries: lean, context: setup.context })] }] };
   return { path, handler: router, ...direct };
 }
 
 /**
  * What @as-integrations/express5 does, without Express: the request handed to Apollo's HTTP
  * pipeline (the same parsing, limits, plugins, errors and status codes), its answer written as
- * Express' `res.send` writes a string (Content-Type with its charset, Content-Length).
+ * Express' `res.send` writes a string (Content-Type with its charset, Content-Length). A plain
+ * query Apollo has validated before is answered by `lean` (lean.ts) with the same bytes.
  */
-function directGraphql<TContext extends BaseContext>(server: ApolloServer<TContext>, context: (args: { req: Request }) => Promise<TContext>): RequestHandler {
+function directGraphql<TContext extends BaseContext>(
+  server: ApolloServer<TContext>,
+  context: (args: { req: Request }) => Promise<TContext>,
+  lean: { readonly queries: LeanQueries<TContext>; readonly context: (req: Request) => TContext | Promise<TContext> } | undefined,
+): RequestHandler {
   return async (req, res) => {
+    const leanBody = lean === undefined ? undefined : await lean.queries.answer(req, lean.context);
+    if (leanBody !== undefined) {
+      for (const [key, value] of LEAN_HEADERS) res.setHeader(key, value);
+      res.statusCode = 200;
+      res.setHeader('Content-Length', Buffer.byteLength(leanBody));
+      res.end(leanBody);
+      return;
+    }
     const headers = new HeaderMap();
     for (const [key, value] of Object.entries(req.headers)) {
       if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);

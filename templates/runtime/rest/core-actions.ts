@@ -11,10 +11,11 @@ import type { CoreActions, RouteContext } from '../extensions/types.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
 import type { Entity, WriteOptions } from '../engine/types.ts';
-import { parseListQuery, parseReadQuery } from '../query/params.ts';
-import type { ReadQuery } from '../query/types.ts';
+import { parseListQuery, parseQueryString, parseReadQuery, type QueryContext } from '../query/params.ts';
+import type { ListQuery, ReadQuery } from '../query/types.ts';
 import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
 import type { RestContext } from './context.ts';
+import { QueryPlans } from './query-plans.ts';
 import { RESPONSE_FORMAT_HEADER, V4Format, wantsV4 } from './v4-format.ts';
 
 /** The core actions of a type: Strapi's find, findOne, create, update and delete (on a single type, of its one document). */
@@ -22,7 +23,24 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
   const { uid } = schema;
   const { documents } = context;
   const queryContext = (access: Access) => ({ schema, model: context.model, rest: context.rest, i18n: context.i18n, canRead: (target: string) => canRead(access, target) });
-  const readQuery = (ctx: RouteContext): ReadQuery => parseReadQuery(ctx.query, queryContext(ctx.state.access));
+  const listPlans = new QueryPlans<ListQuery>();
+  const readPlans = new QueryPlans<ReadQuery>();
+  /**
+   * The request's query, parsed and validated; from the plans by raw query string when nothing
+   * but this action has seen the request (`untouched`), since policies, route middlewares, a
+   * default query or the project's controller may have changed `ctx.query`.
+   */
+  const planned =
+    <T>(plans: QueryPlans<T>, parse: (raw: Record<string, unknown>, context: QueryContext) => T) =>
+    (ctx: RouteContext): T => {
+      const access = ctx.state.access;
+      if (!untouched.has(ctx)) return parse(ctx.query, queryContext(access));
+      const base = queryContext(access);
+      const raw = search(ctx.req);
+      return plans.plan(raw, base.canRead, (allowed) => parse(parseQueryString(raw), { ...base, canRead: allowed }));
+    };
+  const readQuery = planned(readPlans, parseReadQuery);
+  const listQuery = planned(listPlans, parseListQuery);
   const v4 = new V4Format(context.model);
   /** The entity as the request asked for it: Strapi 5's shape, or v4's with `Strapi-Response-Format: v4`. */
   const shaped = (req: Request) => (wantsV4(req.headers[RESPONSE_FORMAT_HEADER]) ? (entity: Entity) => v4.entry(entity, uid) : (entity: Entity) => entity);
@@ -64,7 +82,7 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
   }
   return {
     find: async (ctx) => {
-      const query = parseListQuery(ctx.query, queryContext(ctx.state.access));
+      const query = listQuery(ctx);
       const { results, total } = await documents.findMany(uid, query);
       return listEnvelope(results.map(shaped(ctx.req)), paginationMeta(query.pagination, total));
     },
@@ -89,6 +107,13 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
     },
   };
 }
+
+/**
+ * Route contexts that no code besides the core action sees before it runs (no policy, route
+ * middleware, default query or project controller): their `ctx.query` is the raw query string's
+ * parse, so the action may take its plan by the raw string (extensions/pipeline.ts adds them).
+ */
+export const untouched = new WeakSet<RouteContext>();
 
 /** The raw query string: parsed by our own qs settings, not Express' parser. */
 export function search(req: Request): string {

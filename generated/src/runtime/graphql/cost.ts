@@ -24,6 +24,7 @@ import {
   type ArgumentNode,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLError,
   type GraphQLNamedType,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -127,11 +128,18 @@ export function costLimitPlugin<TContext extends BaseContext>(limits: GraphqlLim
         async didResolveOperation({ schema, document, operation, request }) {
           // No operation to run is Apollo's error to report, after this hook.
           if (operation === undefined) return;
-          const cost = operationCost(schema, document, operation, request.variables, limits);
-          if (limits.maxCost === null || cost <= limits.maxCost) return;
-          throw limitError(`${describeOperation(operation)} has an estimated cost of ${cost}; the maximum cost is ${limits.maxCost} (maxCost).`, operation);
+          const refused = costError(schema, document, operation, request.variables, limits);
+          if (refused !== undefined) throw refused;
         },
       };
     },
   };
+}
+
+/** Why the plugin above refuses the operation, or undefined when its cost is within the limit. */
+export function costError(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables | undefined, limits: GraphqlLimits): GraphQLError | undefined {
+  if (limits.maxCost === null) return undefined;
+  const cost = operationCost(schema, document, operation, variables, limits);
+  if (cost <= limits.maxCost) return undefined;
+  return limitError(`${describeOperation(operation)} has an estimated cost of ${cost}; the maximum cost is ${limits.maxCost} (maxCost).`, operation);
 }

@@ -55,15 +55,20 @@ export function inputVariablesPlugin<TContext extends BaseContext>(limit: number
     async requestDidStart() {
       return {
         async didResolveOperation({ request }) {
-          const variables = request.variables;
-          if (variables === undefined || variables === null) return;
-          if (jsonDepthExceeds(variables, limit)) throw badInput(`Variables are nested deeper than ${limit} levels; the maximum is ${limit}.`);
-          const path = nulPath(variables);
-          if (path !== undefined) throw badInput(`Variable "$${path.map(String).join('.')}": ${nulMessage}`);
+          const refused = variablesError(request.variables, limit);
+          if (refused !== undefined) throw refused;
         },
       };
     },
   };
+}
+
+/** Why the plugin above refuses `variables`, or undefined when it lets them pass. */
+export function variablesError(variables: Readonly<Record<string, unknown>> | null | undefined, limit: number = INPUT_DEPTH_LIMIT): GraphQLError | undefined {
+  if (variables === undefined || variables === null) return undefined;
+  if (jsonDepthExceeds(variables, limit)) return badInput(`Variables are nested deeper than ${limit} levels; the maximum is ${limit}.`);
+  const path = nulPath(variables);
+  return path === undefined ? undefined : badInput(`Variable "$${path.map(String).join('.')}": ${nulMessage}`);
 }
 
 function badInput(message: string): GraphQLError {
