@@ -192,6 +192,8 @@ describe.each(clients)('webhooks on %s', (database) => {
       expect(published!.at - created!.at).toBeGreaterThanOrEqual(250);
     } finally {
       receiver.delayMs = 0;
+      // Left running, it would poll the same outbox and send the later tests' retries itself.
+      await server.stop();
     }
   });
 
