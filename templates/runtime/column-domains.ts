@@ -66,7 +66,7 @@ export const MAX_YEAR = 9999;
 /**
  * Why a value of an attribute type does not fit its column, as "expected ..." wording, or
  * undefined when it fits. The value is already of the type's JavaScript shape: a number, a digit
- * string for bigintegers, a string for text and temporal values, anything for JSON.
+ * string for bigintegers, a string for text and temporal values (or a Date for timestamps), anything for JSON.
  */
 export function outsideDomain(type: ScalarType, value: unknown): string | undefined {
   return outside(COLUMN_DOMAINS[type], value);
@@ -88,7 +88,7 @@ export function outside(domain: ColumnDomain, value: unknown): string | undefine
     case 'json':
       return jsonHasNul(value) ? NO_NUL : undefined;
     case 'temporal':
-      return typeof value === 'string' && !yearInRange(value) ? `a date between the years ${MIN_YEAR} and ${MAX_YEAR}` : undefined;
+      return (typeof value === 'string' || value instanceof Date) && !yearInRange(value) ? `a date between the years ${MIN_YEAR} and ${MAX_YEAR}` : undefined;
     case 'boolean':
     case 'time':
       return undefined;
@@ -152,9 +152,9 @@ export function nulPath(value: unknown): (string | number)[] | undefined {
   return undefined;
 }
 
-/** ISO text starting with a four-digit year in range (`+010000-...` or `0000-...` are not). */
-function yearInRange(text: string): boolean {
-  const match = /^(\d{4})-/.exec(text.trim());
+/** ISO text starting with a four-digit year in range (`+010000-...` or `0000-...` are not), or a Date whose UTC year is. */
+function yearInRange(value: string | Date): boolean {
+  const match = /^(\d{4})-/.exec(value instanceof Date ? value.toISOString() : value.trim());
   if (match === null) return false;
   const year = Number(match[1]);
   return year >= MIN_YEAR && year <= MAX_YEAR;

@@ -5,8 +5,8 @@
  * - `PIPES_AS_CONCAT`: `||` concatenates; `NO_BACKSLASH_ESCAPES`: a backslash in a string
  *   literal is itself (`ESCAPE '\'`), as in standard SQL;
  * - time zone +00:00, and DATETIME values read back as ISO 8601 UTC strings (`...Z`), the form
- *   SQLite stores; ISO 8601 strings bound as parameters are sent in MySQL's DATETIME form,
- *   which MySQL and MariaDB refuse to parse with a zone suffix;
+ *   SQLite stores; timestamps are bound as Dates, sent in MySQL's DATETIME form (dialect/mysql.ts),
+ *   as MySQL and MariaDB refuse an ISO 8601 zone suffix; strings are sent as they are;
  * - BIGINT and DECIMAL come back as strings, so no digit is lost; JSON comes back as its text
  *   (MariaDB stores JSON as text anyway; MySQL 8 would hand it back parsed);
  * - READ COMMITTED, PostgreSQL's default isolation, which the write engine's locking assumes;
