@@ -23,7 +23,7 @@ export const MAX_YEAR = 9999;
 /**
  * Why a value of an attribute type does not fit its column, as "expected ..." wording, or
  * undefined when it fits. The value is already of the type's JavaScript shape: a number, a digit
- * string for bigintegers, a string for text and temporal values, anything for JSON.
+ * string for bigintegers, a string for text and temporal values (or a Date for timestamps), anything for JSON.
  */
 export function outsideDomain(type: ScalarType, value: unknown): string | undefined {
   return outside(SCALAR_TYPE_SPECS[type].domain, value);
@@ -46,7 +46,7 @@ const CHECKS: { readonly [K in ColumnDomain['kind']]: (domain: DomainOf<K>, valu
   float: (_domain, value) => (typeof value === 'number' && !Number.isFinite(value) ? 'a finite number' : undefined),
   text: (_domain, value) => (typeof value === 'string' && hasNul(value) ? NO_NUL : undefined),
   json: (_domain, value) => (jsonHasNul(value) ? NO_NUL : undefined),
-  temporal: (_domain, value) => (typeof value === 'string' && !yearInRange(value) ? `a date between the years ${MIN_YEAR} and ${MAX_YEAR}` : undefined),
+  temporal: (_domain, value) => ((typeof value === 'string' || value instanceof Date) && !yearInRange(value) ? `a date between the years ${MIN_YEAR} and ${MAX_YEAR}` : undefined),
   boolean: () => undefined,
   time: () => undefined,
 };
@@ -108,9 +108,9 @@ export function nulPath(value: unknown): (string | number)[] | undefined {
   return undefined;
 }
 
-/** ISO text starting with a four-digit year in range (`+010000-...` or `0000-...` are not). */
-function yearInRange(text: string): boolean {
-  const match = /^(\d{4})-/.exec(text.trim());
+/** ISO text starting with a four-digit year in range (`+010000-...` or `0000-...` are not), or a Date whose UTC year is. */
+function yearInRange(value: string | Date): boolean {
+  const match = /^(\d{4})-/.exec(value instanceof Date ? value.toISOString() : value.trim());
   if (match === null) return false;
   const year = Number(match[1]);
   return year >= MIN_YEAR && year <= MAX_YEAR;

@@ -5,8 +5,8 @@
  * - `PIPES_AS_CONCAT`: `||` concatenates; `NO_BACKSLASH_ESCAPES`: a backslash in a string
  *   literal is itself (`ESCAPE '\'`), as in standard SQL;
  * - time zone +00:00, and DATETIME values read back as ISO 8601 UTC strings (`...Z`), the form
- *   SQLite stores; ISO 8601 strings bound as parameters are sent in MySQL's DATETIME form,
- *   which MySQL and MariaDB refuse to parse with a zone suffix;
+ *   SQLite stores; timestamps are bound as Dates, sent in MySQL's DATETIME form (dialect/mysql.ts),
+ *   as MySQL and MariaDB refuse an ISO 8601 zone suffix; strings are sent as they are;
  * - BIGINT and DECIMAL come back as strings, so no digit is lost; JSON comes back as its text
  *   (MariaDB stores JSON as text anyway; MySQL 8 would hand it back parsed);
  * - READ COMMITTED, PostgreSQL's default isolation, which the write engine's locking assumes;
@@ -14,20 +14,10 @@
  * Statements with parameters run as server-side prepared statements (mysql2 `execute`, cached per
  * connection); values are bound by the dialect (dialect/mysql.ts `bindValue`).
  */
-import type { FieldPacket, Pool, PoolConnection, PoolOptions, ResultSetHeader, RowDataPacket, TypeCastField } from 'mysql2/promise';
+import type { Pool, PoolConnection, PoolOptions, ResultSetHeader, RowDataPacket, TypeCastField } from 'mysql2/promise';
 import type { MysqlConfig } from './config.ts';
-import {
-  DatabaseOpenError,
-  DatabaseUsageError,
-  describeDriverError,
-  QueryEvents,
-  type Database,
-  type ExecuteResult,
-  type QueryEvent,
-  type QueryListener,
-  type Queryable,
-  type SqlValue,
-} from './database.ts';
+import { DatabaseOpenError, describeDriverError, type Database } from './database.ts';
+import { pooledDatabase, type PoolDriver } from './database-pooled.ts';
 import { mysqlDialect } from './dialect/mysql.ts';
 import { renderStatement } from './engine/sql.ts';
 
@@ -59,7 +49,7 @@ export async function openMysql(config: MysqlConfig): Promise<Database> {
     await pool.end().catch(() => undefined);
     throw new DatabaseOpenError(`cannot connect to mysql ${config.label}: ${describeDriverError(error)}`);
   }
-  return new MysqlDatabase(pool, new QueryEvents(), `mysql ${config.label}`);
+  return pooledDatabase(mysqlDriver, pool, `mysql ${config.label}`);
 }
 
 function poolOptions(config: MysqlConfig): PoolOptions {
@@ -95,165 +85,55 @@ function typeCast(field: TypeCastField, next: () => unknown): unknown {
   return next();
 }
 
-type Client = Pool | PoolConnection;
-
 /** Connections already set up (sessionSetup), so the setup runs once per connection. */
 const prepared = new WeakSet<object>();
 
-async function setUp(connection: PoolConnection): Promise<void> {
+/** A pooled connection, set up on its first checkout. */
+async function acquire(pool: Pool): Promise<PoolConnection> {
+  const connection = await pool.getConnection();
   const core = (connection as unknown as { connection: object }).connection;
-  if (prepared.has(core)) return;
-  await connection.query(sessionSetup);
+  if (prepared.has(core)) return connection;
+  try {
+    await connection.query(sessionSetup);
+  } catch (error) {
+    connection.release();
+    throw error;
+  }
   prepared.add(core);
+  return connection;
 }
 
-/** Runs statements on one client (the pool itself, or a checked-out connection). */
-class MysqlHandle implements Queryable {
-  readonly dialect = mysqlDialect;
-  #finished = false;
+/** Rows, or the header of a statement that returns none (of a script: its last statement's). */
+type Result = RowDataPacket[] | ResultSetHeader;
 
-  constructor(
-    protected readonly client: Client,
-    protected readonly events: QueryEvents,
-    private readonly depth: number,
-  ) {}
-
-  async query<T extends object>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    const result = await this.run('query', sql, params);
-    return Array.isArray(result) ? (result as T[]) : [];
-  }
-
-  async execute(sql: string, params: readonly SqlValue[] = []): Promise<ExecuteResult> {
-    const result = await this.run('execute', sql, params);
-    if (Array.isArray(result)) return { changes: 0, lastId: null };
-    const header = result as ResultSetHeader;
-    return { changes: header.affectedRows, lastId: header.insertId === 0 ? null : header.insertId };
-  }
-
-  async exec(script: string): Promise<void> {
-    await this.run('exec', script, []);
-  }
-
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    if (!isConnection(this.client)) {
-      return withConnection(this.client, (connection) => new MysqlHandle(connection, this.events, 0).transaction(fn));
-    }
-    const connection = this.client;
-    if (this.depth === 0) return this.inScope(fn, connection, 'START TRANSACTION', 'COMMIT', 'ROLLBACK');
-    const savepoint = `capi_sp_${this.depth}`;
-    return this.inScope(fn, connection, `SAVEPOINT ${savepoint}`, `RELEASE SAVEPOINT ${savepoint}`, `ROLLBACK TO SAVEPOINT ${savepoint}`);
-  }
-
-  private async inScope<T>(fn: (tx: Queryable) => Promise<T>, connection: PoolConnection, begin: string, commit: string, rollback: string): Promise<T> {
-    this.assertUsable();
-    await connection.query(begin);
-    const tx = new MysqlHandle(connection, this.events, this.depth + 1);
+/** mysql2's pool as database-pooled.ts drives it. */
+const mysqlDriver: PoolDriver<Pool, PoolConnection, Result> = {
+  dialect: mysqlDialect,
+  begin: 'START TRANSACTION',
+  acquire,
+  release: (connection, discard) => (discard ? connection.destroy() : connection.release()),
+  end: (pool) => pool.end(),
+  async run({ pool, connection }, kind, sql, params) {
+    // Outside a transaction a statement borrows a connection, so that it runs on a set-up session.
+    const taken = connection ?? (await acquire(pool));
     try {
-      const result = await fn(tx);
-      tx.finish();
-      await connection.query(commit);
-      return result;
-    } catch (error) {
-      tx.finish();
-      // Report the error that made us roll back; a connection that cannot roll back is destroyed.
-      await connection.query(rollback).catch(() => broken.add(connection));
-      throw error;
-    }
-  }
-
-  private async run(kind: QueryEvent['kind'], sql: string, params: readonly SqlValue[]): Promise<unknown> {
-    this.assertUsable();
-    const start = performance.now();
-    try {
-      const result = await onSetUp(this.client, (client) =>
+      const [rows] =
         params.length === 0
-          ? client.query<RowDataPacket[]>(sql)
-          : client.execute<RowDataPacket[]>(sql, renderStatement(mysqlDialect, sql, params).values as Parameters<PoolConnection['execute']>[1] & unknown[]),
-      );
-      this.events.emit({ kind, sql, params, durationMs: performance.now() - start });
-      const [rows] = result as [unknown, FieldPacket[]];
+          ? await taken.query<RowDataPacket[]>(sql)
+          : await taken.execute<RowDataPacket[]>(sql, renderStatement(mysqlDialect, sql, params).values as Parameters<PoolConnection['execute']>[1] & unknown[]);
       // A multi-statement script yields one result per statement; the last one is what callers want.
-      return kind === 'exec' && Array.isArray(rows) && rows.length > 0 && isResultList(rows) ? rows.at(-1) : rows;
-    } catch (error) {
-      this.events.emit({ kind, sql, params, durationMs: performance.now() - start, error });
-      throw error;
+      return (kind === 'exec' && Array.isArray(rows) && rows.length > 0 && isResultList(rows) ? rows.at(-1) : rows) as Result;
+    } finally {
+      if (connection === undefined) taken.release();
     }
-  }
-
-  /** Marks a transaction or connection handle as over; only this module calls it. */
-  finish(): void {
-    this.#finished = true;
-  }
-
-  private assertUsable(): void {
-    if (this.#finished) throw new DatabaseUsageError('a transaction handle was used after its transaction ended');
-  }
-}
+  },
+  control: async (connection, sql) => {
+    await connection.query(sql);
+  },
+  rows: (result) => (Array.isArray(result) ? result : []),
+  executed: (result) => (Array.isArray(result) ? { changes: 0, lastId: null } : { changes: result.affectedRows, lastId: result.insertId === 0 ? null : result.insertId }),
+};
 
 function isResultList(rows: unknown[]): boolean {
   return rows.every((r) => Array.isArray(r) || (typeof r === 'object' && r !== null && 'affectedRows' in r));
-}
-
-function isConnection(client: Client): client is PoolConnection {
-  return typeof (client as PoolConnection).release === 'function';
-}
-
-/** Runs `fn` on a set-up connection: the given one, or one borrowed from the pool for this statement. */
-async function onSetUp<T>(client: Client, fn: (client: Client) => Promise<T>): Promise<T> {
-  if (isConnection(client)) {
-    await setUp(client);
-    return fn(client);
-  }
-  return withConnection(client, (connection) => fn(connection));
-}
-
-class MysqlDatabase extends MysqlHandle implements Database {
-  #closed = false;
-
-  constructor(
-    private readonly pool: Pool,
-    events: QueryEvents,
-    readonly description: string,
-  ) {
-    super(pool, events, 0);
-  }
-
-  get queryCount(): number {
-    return this.events.count;
-  }
-
-  withConnection<T>(fn: (connection: Queryable) => Promise<T>): Promise<T> {
-    return withConnection(this.pool, async (client) => {
-      const connection = new MysqlHandle(client, this.events, 0);
-      try {
-        return await fn(connection);
-      } finally {
-        connection.finish();
-      }
-    });
-  }
-
-  onQuery(listener: QueryListener): () => void {
-    return this.events.on(listener);
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.pool.end();
-  }
-}
-
-/** Connections left in an unknown state (a failed rollback): destroyed instead of reused. */
-const broken = new WeakSet<PoolConnection>();
-
-async function withConnection<T>(pool: Pool, fn: (connection: PoolConnection) => Promise<T>): Promise<T> {
-  const connection = await pool.getConnection();
-  try {
-    await setUp(connection);
-    return await fn(connection);
-  } finally {
-    if (broken.has(connection)) connection.destroy();
-    else connection.release();
-  }
 }

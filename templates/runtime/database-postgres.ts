@@ -6,19 +6,8 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { PostgresConfig } from './config.ts';
-import {
-  DatabaseOpenError,
-  DatabaseUsageError,
-  describeDriverError,
-  QueryEvents,
-  type Database,
-  type ExecuteResult,
-  type OpenOptions,
-  type QueryEvent,
-  type QueryListener,
-  type Queryable,
-  type SqlValue,
-} from './database.ts';
+import { DatabaseOpenError, describeDriverError, type Database, type OpenOptions, type SqlValue } from './database.ts';
+import { pooledDatabase, type PoolDriver } from './database-pooled.ts';
 import { postgresDialect } from './dialect/postgres.ts';
 import { renderStatement } from './engine/sql.ts';
 
@@ -52,10 +41,8 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
     await pool.end().catch(() => undefined);
     throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}`);
   }
-  return new PostgresDatabase(pool, new QueryEvents(), `postgres ${config.label}`);
+  return pooledDatabase(postgresDriver, pool, `postgres ${config.label}`);
 }
-
-type Client = pg.Pool | pg.PoolClient;
 
 /**
  * Statements with parameters run as named prepared statements: each connection parses and plans
@@ -77,138 +64,33 @@ function preparedName(text: string): { name?: string } {
   return { name };
 }
 
-/** Runs statements on one client (the pool itself, or a checked-out connection). */
-class PostgresHandle implements Queryable {
-  readonly dialect = postgresDialect;
-  #finished = false;
+type Result = pg.QueryResult<Record<string, unknown>>;
 
-  constructor(
-    protected readonly client: Client,
-    protected readonly events: QueryEvents,
-    private readonly depth: number,
-  ) {}
-
-  async query<T extends object>(sql: string, params: readonly SqlValue[] = []): Promise<T[]> {
-    const result = await this.run('query', sql, params);
-    return result.rows as T[];
-  }
-
-  async execute(sql: string, params: readonly SqlValue[] = []): Promise<ExecuteResult> {
-    const result = await this.run('execute', sql, params);
+/** pg's pool as database-pooled.ts drives it. */
+const postgresDriver: PoolDriver<pg.Pool, pg.PoolClient, Result> = {
+  dialect: postgresDialect,
+  begin: 'BEGIN',
+  acquire: (pool) => pool.connect(),
+  release: (client, discard) => client.release(discard),
+  end: (pool) => pool.end(),
+  async run({ pool, connection }, _kind, sql, params) {
+    const client = connection ?? pool;
+    // Without parameters pg uses the simple query protocol, which accepts several statements.
+    const result = params.length === 0 ? await client.query<Record<string, unknown>>(sql) : await runRendered(client, sql, params);
+    // A multi-statement script yields one result per statement; the last one is what callers want.
+    return Array.isArray(result) ? (result.at(-1) as Result) : result;
+  },
+  control: async (client, sql) => {
+    await client.query(sql);
+  },
+  rows: (result) => result.rows,
+  executed(result) {
     const id: unknown = result.rows[0]?.id;
     return { changes: result.rowCount ?? 0, lastId: typeof id === 'number' || typeof id === 'string' ? id : null };
-  }
+  },
+};
 
-  async exec(script: string): Promise<void> {
-    // Without parameters pg uses the simple query protocol, which accepts several statements.
-    await this.run('exec', script, []);
-  }
-
-  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    if (this.client instanceof pg.Pool) {
-      const pool = this.client;
-      return withClient(pool, (client) => new PostgresHandle(client, this.events, 0).transaction(fn));
-    }
-    const client = this.client;
-    if (this.depth === 0) {
-      return this.inScope(fn, client, 'BEGIN', 'COMMIT', 'ROLLBACK');
-    }
-    const savepoint = `capi_sp_${this.depth}`;
-    return this.inScope(fn, client, `SAVEPOINT ${savepoint}`, `RELEASE SAVEPOINT ${savepoint}`, `ROLLBACK TO SAVEPOINT ${savepoint}`);
-  }
-
-  private async inScope<T>(fn: (tx: Queryable) => Promise<T>, client: pg.PoolClient, begin: string, commit: string, rollback: string): Promise<T> {
-    this.assertUsable();
-    await client.query(begin);
-    const tx = new PostgresHandle(client, this.events, this.depth + 1);
-    try {
-      const result = await fn(tx);
-      tx.finish();
-      await client.query(commit);
-      return result;
-    } catch (error) {
-      tx.finish();
-      // Report the error that made us roll back, not a failure of the rollback itself; a
-      // connection that cannot roll back is thrown away instead of going back to the pool.
-      await client.query(rollback).catch(() => broken.add(client));
-      throw error;
-    }
-  }
-
-  private async run(kind: QueryEvent['kind'], sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult<Record<string, unknown>>> {
-    this.assertUsable();
-    const start = performance.now();
-    try {
-      const result = params.length === 0 ? await this.client.query<Record<string, unknown>>(sql) : await this.runRendered(sql, params);
-      this.events.emit({ kind, sql, params, durationMs: performance.now() - start });
-      // A multi-statement script yields one result per statement; the last one is what callers want.
-      return Array.isArray(result) ? (result.at(-1) as pg.QueryResult<Record<string, unknown>>) : result;
-    } catch (error) {
-      this.events.emit({ kind, sql, params, durationMs: performance.now() - start, error });
-      throw error;
-    }
-  }
-
-  private runRendered(sql: string, params: readonly SqlValue[]): Promise<pg.QueryResult<Record<string, unknown>>> {
-    const { text, values } = renderStatement(postgresDialect, sql, params);
-    return this.client.query<Record<string, unknown>>({ text, values, ...preparedName(text) });
-  }
-
-  /** Marks a transaction or connection handle as over; only this module calls it. */
-  finish(): void {
-    this.#finished = true;
-  }
-
-  private assertUsable(): void {
-    if (this.#finished) throw new DatabaseUsageError('a transaction handle was used after its transaction ended');
-  }
-}
-
-class PostgresDatabase extends PostgresHandle implements Database {
-  #closed = false;
-
-  constructor(
-    private readonly pool: pg.Pool,
-    events: QueryEvents,
-    readonly description: string,
-  ) {
-    super(pool, events, 0);
-  }
-
-  get queryCount(): number {
-    return this.events.count;
-  }
-
-  withConnection<T>(fn: (connection: Queryable) => Promise<T>): Promise<T> {
-    return withClient(this.pool, async (client) => {
-      const connection = new PostgresHandle(client, this.events, 0);
-      try {
-        return await fn(connection);
-      } finally {
-        connection.finish();
-      }
-    });
-  }
-
-  onQuery(listener: QueryListener): () => void {
-    return this.events.on(listener);
-  }
-
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.pool.end();
-  }
-}
-
-/** Connections left in an unknown state (a failed rollback): destroyed instead of reused. */
-const broken = new WeakSet<pg.PoolClient>();
-
-async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    return await fn(client);
-  } finally {
-    client.release(broken.has(client));
-  }
+function runRendered(client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[]): Promise<Result> {
+  const { text, values } = renderStatement(postgresDialect, sql, params);
+  return client.query<Record<string, unknown>>({ text, values, ...preparedName(text) });
 }

@@ -206,20 +206,22 @@ describe('postgres specifics', () => {
 });
 
 describe('mysql specifics', () => {
-  it('returns timestamps as ISO 8601 UTC, bigints and decimals as strings, JSON as text, and binds ISO timestamps', async () => {
+  it('returns timestamps as ISO 8601 UTC, bigints and decimals as strings, JSON as text, binds Dates as timestamps and strings as text', async () => {
     const db = await openDatabase(configs.mysql());
     try {
-      await db.exec('CREATE TABLE kinds (at DATETIME(3), d DATE, t TIME(3), big BIGINT, dec_value DECIMAL(65, 30), j JSON, flag BOOLEAN)');
-      await db.execute('INSERT INTO kinds VALUES (?, ?, ?, ?, ?, ?, ?)', ['2024-02-29T10:11:12.345Z', '2024-02-29', '10:11:12.500', 9007199254740993n, '1.50', '{"a":[1,"x"]}', true]);
-      const [row] = await db.query('SELECT at, d, t, big, dec_value, j, flag, "at" = ? AS same FROM kinds', ['2024-02-29T11:11:12.345+01:00']);
+      await db.exec('CREATE TABLE kinds (at DATETIME(3), d DATE, t TIME(3), big BIGINT, dec_value DECIMAL(65, 30), j JSON, flag BOOLEAN, s VARCHAR(40))');
+      const iso = '2024-02-29T10:11:12.345Z';
+      await db.execute('INSERT INTO kinds VALUES (?, ?, ?, ?, ?, ?, ?, ?)', [new Date(iso), '2024-02-29', '10:11:12.500', 9007199254740993n, '1.50', '{"a":[1,"x"]}', true, iso]);
+      const [row] = await db.query('SELECT at, d, t, big, dec_value, j, flag, s, "at" = ? AS same FROM kinds', [new Date('2024-02-29T11:11:12.345+01:00')]);
       expect(row).toEqual({
-        at: '2024-02-29T10:11:12.345Z',
+        at: iso,
         d: '2024-02-29',
         t: '10:11:12.5',
         big: '9007199254740993',
         dec_value: '1.500000000000000000000000000000',
         j: '{"a":[1,"x"]}',
         flag: 1,
+        s: iso,
         same: 1,
       });
     } finally {

@@ -20,8 +20,8 @@ import { SCALAR_TYPE_NAMES, type ScalarType } from './scalar-types.ts';
 export type FilterScalar = string | number | boolean | null;
 export type FilterValue = FilterScalar | readonly FilterScalar[];
 
-/** A value bound to a SQL parameter. */
-export type SqlParam = string | number | boolean | null;
+/** A value bound to a SQL parameter: timestamps as Dates, which each database's driver binds in its stored form. */
+export type SqlParam = string | number | boolean | null | Date;
 
 /**
  * What an operator's value is:

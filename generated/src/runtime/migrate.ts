@@ -125,7 +125,7 @@ async function applyOne(connection: Queryable, migration: Migration, log: Migrat
       log.info(`applying migration ${migration.name}`);
       await tx.exec(withoutTransactionControl(migration.sql));
       if (tx.dialect.migrations.checksForeignKeys) await checkForeignKeys(tx, migration);
-      await tx.execute(`INSERT INTO ${migrationsTable} (name, checksum, applied_at) VALUES (?, ?, ?)`, [migration.name, migration.checksum, new Date().toISOString()]);
+      await tx.execute(`INSERT INTO ${migrationsTable} (name, checksum, applied_at) VALUES (?, ?, ?)`, [migration.name, migration.checksum, new Date()]);
       return true;
     });
     if (applied) log.info(`applied migration ${migration.name} in ${Math.round(performance.now() - start)} ms`);

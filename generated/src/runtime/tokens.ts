@@ -78,14 +78,13 @@ export function hashAccessKey(accessKey: string, salt: string): string {
 export async function createApiToken(db: Queryable, salt: string, input: NewToken, knownActions: readonly string[], now = new Date()): Promise<CreatedToken> {
   const permissions = checkNewToken(input, knownActions);
   const accessKey = randomBytes(128).toString('hex');
-  const expiresAt = input.expiresInDays === undefined ? null : new Date(now.getTime() + input.expiresInDays * 86_400_000).toISOString();
-  const stamp = now.toISOString();
+  const expiresAt = input.expiresInDays === undefined ? null : new Date(now.getTime() + input.expiresInDays * 86_400_000);
   if ((await db.query(`SELECT id FROM ${TOKEN_TABLE} WHERE name = ?`, [input.name])).length > 0) {
     throw new TokenError(`a token named "${input.name}" already exists`);
   }
   await db.execute(
     `INSERT INTO ${TOKEN_TABLE} (name, description, type, access_key, salt_fingerprint, permissions, expires_at, last_used_at, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
-    [input.name, input.description ?? '', input.type, hashAccessKey(accessKey, salt), saltFingerprint(salt), JSON.stringify(permissions), expiresAt, stamp, stamp],
+    [input.name, input.description ?? '', input.type, hashAccessKey(accessKey, salt), saltFingerprint(salt), JSON.stringify(permissions), expiresAt, now, now],
   );
   const [token] = await selectTokens(db, 'WHERE name = ?', [input.name]);
   if (token === undefined) throw new TokenError(`the token "${input.name}" was not stored`);
@@ -129,7 +128,7 @@ export async function findApiToken(db: Queryable, salt: string, accessKey: strin
 /** Records use at most once a minute per token, so that authenticated reads do not all write. */
 export async function touchApiToken(db: Queryable, token: ApiTokenInfo, now = new Date()): Promise<void> {
   if (token.lastUsedAt !== null && now.getTime() - Date.parse(token.lastUsedAt) < 60_000) return;
-  await db.execute(`UPDATE ${TOKEN_TABLE} SET last_used_at = ? WHERE id = ?`, [now.toISOString(), token.id]);
+  await db.execute(`UPDATE ${TOKEN_TABLE} SET last_used_at = ? WHERE id = ?`, [now, token.id]);
 }
 
 /** What a token may do: everything, every read, or its listed actions. */

@@ -11,6 +11,7 @@ import type { TestDatabase } from '../../../test/support/postgres.ts';
 import type { DatabaseConfig } from '../config.ts';
 import { openDatabase, type Database } from '../database.ts';
 import { fragment, idTable, inIds, joinFragments, lockKey } from '../engine/sql.ts';
+import { formatTimestamp } from '../engine/values.ts';
 import { rateLimitStore } from '../rate-limit/index.ts';
 import { dialects, type DatabaseKind } from './index.ts';
 
@@ -36,6 +37,8 @@ const configs: Record<DatabaseKind, () => DatabaseConfig> = {
 const idColumn: Record<DatabaseKind, string> = { sqlite: 'INTEGER PRIMARY KEY AUTOINCREMENT', postgres: 'SERIAL PRIMARY KEY', mysql: 'INTEGER PRIMARY KEY AUTO_INCREMENT' };
 /** Tables a dialect's SQL relies on that projects get from their migrations (MySQL's transaction locks). */
 const supportTables: Record<DatabaseKind, string> = { sqlite: '', postgres: '', mysql: ';\nCREATE TABLE capi_locks (name VARCHAR(255) PRIMARY KEY)' };
+/** The column type of timestamps (generator/databases.ts). */
+const timestampColumn: Record<DatabaseKind, string> = { sqlite: 'TEXT', postgres: 'TIMESTAMPTZ(3)', mysql: 'DATETIME(3)' };
 /** MySQL cannot index TEXT. */
 const textColumn: Record<DatabaseKind, string> = { sqlite: 'TEXT', postgres: 'TEXT', mysql: 'VARCHAR(255)' };
 
@@ -46,7 +49,8 @@ describe.each(Object.keys(dialects) as DatabaseKind[])('the %s dialect', (kind) 
   beforeAll(async () => {
     db = await openDatabase(configs[kind]());
     await db.exec(`CREATE TABLE items (id ${idColumn[kind]}, name ${textColumn[kind]}, rank INTEGER);
-                   CREATE TABLE kv (k ${textColumn[kind]} PRIMARY KEY, v ${textColumn[kind]} NOT NULL)${supportTables[kind]}`);
+                   CREATE TABLE kv (k ${textColumn[kind]} PRIMARY KEY, v ${textColumn[kind]} NOT NULL);
+                   CREATE TABLE stamps (t ${timestampColumn[kind]}, s ${textColumn[kind]})${supportTables[kind]}`);
     for (const [name, rank] of [
       ['b', 2],
       ['A', null],
@@ -124,6 +128,15 @@ describe.each(Object.keys(dialects) as DatabaseKind[])('the %s dialect', (kind) 
     expect(await read('1 = 0')).toEqual([]);
     const [empty] = await db.query<{ j: unknown }>(`SELECT ${dialect.json.emptyArray} AS j`);
     expect(typeof empty!.j === 'string' ? JSON.parse(empty!.j) : empty!.j).toEqual([]);
+  });
+
+  it('binds a Date as a timestamp and a string that looks like one as text, unchanged', async () => {
+    const iso = '2024-01-02T03:04:05.678Z';
+    await db.execute('INSERT INTO stamps (t, s) VALUES (?, ?)', [new Date(iso), iso]);
+    const [row] = await db.query<{ t: unknown; s: unknown }>('SELECT t, s FROM stamps');
+    expect({ t: formatTimestamp(row!.t), s: row!.s }).toEqual({ t: iso, s: iso });
+    expect(await db.query('SELECT s FROM stamps WHERE t = ?', [dialect.encodeTimestamp('2024-01-02T04:04:05.678+01:00')])).toEqual([{ s: iso }]);
+    expect(await db.query('SELECT s FROM stamps WHERE s = ?', [iso])).toEqual([{ s: iso }]);
   });
 
   it('runs the row-lock clauses it writes', async () => {

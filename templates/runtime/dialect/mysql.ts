@@ -24,8 +24,6 @@ const migrationLockName = 'capi_migrations';
 /** Seconds a migrator waits for another one before giving up. */
 export const migrationLockTimeoutSeconds = 600;
 
-const isoTimestamp = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
-
 /** `2024-01-02T03:04:05.678Z` → `2024-01-02 03:04:05.678` (UTC, the session's time zone). */
 function toDatetime(date: Date): string {
   return date.toISOString().replace('T', ' ').replace('Z', '');
@@ -33,17 +31,14 @@ function toDatetime(date: Date): string {
 
 /**
  * A parameter as mysql2 binds it. MySQL and MariaDB refuse ISO 8601 timestamps with a zone
- * suffix in DATETIME columns, so Dates and ISO 8601 timestamp strings are sent in the DATETIME
- * form (UTC); a text column given such a string stores that form.
+ * suffix in DATETIME columns, so timestamps, which the runtime always binds as Dates, are sent in
+ * the DATETIME form (UTC). Strings are sent as they are: a text value that looks like a
+ * timestamp is text.
  */
-export function bindMysqlValue(value: SqlValue): unknown {
+function bindValue(value: SqlValue): unknown {
   if (value instanceof Date) return toDatetime(value);
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'bigint') return value.toString();
-  if (typeof value === 'string' && isoTimestamp.test(value)) {
-    const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? value : toDatetime(date);
-  }
   if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
   return value;
 }
@@ -80,7 +75,7 @@ export const mysqlDialect: Dialect = {
   quote,
   placeholder: () => '?',
   numberedPlaceholders: false,
-  bindValue: bindMysqlValue,
+  bindValue,
 
   inIds: (expr, ids, kind) => {
     const table = jsonTable(ids, kind, 'capi_ids');
@@ -106,9 +101,10 @@ export const mysqlDialect: Dialect = {
   orderNullsLast: (expr, direction) => `${expr} IS NULL, ${expr} ${direction}`,
   selectBigInteger: (expr) => expr,
   bigIntegerParameter: 'CAST(? AS SIGNED)',
+  // A Date, bound in the DATETIME form; a string that is no instant stays text and matches nothing.
   encodeTimestamp(value) {
     const date = new Date(value);
-    return Number.isNaN(date.getTime()) ? value : date.toISOString();
+    return Number.isNaN(date.getTime()) ? value : date;
   },
   // The columns compare byte-wise (utf8mb4_bin); this collation makes LIKE ignore case (and,
   // unlike PostgreSQL's ILIKE, accents: documented in docs/deployment.md).

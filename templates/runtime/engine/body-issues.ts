@@ -58,5 +58,7 @@ export class Issues {
 function toJson(value: unknown): JsonValue {
   if (typeof value === 'number' && !Number.isFinite(value)) return null;
   if (typeof value === 'bigint') return value.toString();
+  // A timestamp value (body-scalars.ts) is reported as the API writes it.
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   return value as JsonValue;
 }

@@ -24,13 +24,7 @@ function scalarColumns(schema: Schema, only?: ReadonlySet<string>): string[] {
  * Inserts a new version row with the columns of `fromId` and the given timestamps, then copies
  * everything the row owns. Returns the new row's id.
  */
-export async function copyVersion(
-  db: Queryable,
-  model: ModelSchema,
-  schema: ContentTypeSchema,
-  fromId: number,
-  set: { readonly updatedAt: string; readonly publishedAt: string | null },
-): Promise<number> {
+export async function copyVersion(db: Queryable, model: ModelSchema, schema: ContentTypeSchema, fromId: number, set: { readonly updatedAt: Date; readonly publishedAt: Date | null }): Promise<number> {
   const columns = ['document_id', ...scalarColumns(schema), 'created_at', ...(schema.localized ? ['locale'] : [])].map(quote);
   const toId = await insertReturningId(
     db,

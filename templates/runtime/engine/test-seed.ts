@@ -11,7 +11,8 @@
  */
 import type { Queryable, SqlValue } from '../database.ts';
 import type { Filter, FilterValue, ListQuery, Operator, SortItem } from '../query/types.ts';
-import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema } from '../schema.ts';
+import { SCALAR_TYPES } from '../../contract/scalar-types.ts';
+import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema, ScalarType } from '../schema.ts';
 import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
 import { fragment, insertReturningId, marks } from './sql.ts';
 
@@ -37,8 +38,8 @@ export type SeedZoneEntry = SeedComponent & { readonly __component: string };
 export interface SeedVersion {
   readonly status: 'draft' | 'published';
   readonly locale?: string;
-  /** ISO timestamp; defaults to one shared by the document's versions, as publishing leaves it. */
-  readonly updatedAt?: string;
+  /** Defaults to one shared by the document's versions, as publishing leaves it. */
+  readonly updatedAt?: Date;
   readonly data: SeedComponent;
 }
 
@@ -61,6 +62,15 @@ interface OwnerSchema {
   readonly attributes: Readonly<Record<string, Field>>;
 }
 
+/** A scalar seed value as its column takes it: JSON as text, timestamps as Dates (as the write engine binds them). */
+function columnValue(type: ScalarType, value: SeedValue): SqlValue {
+  if (value === null) return null;
+  const body = SCALAR_TYPES[type].body;
+  if (body === 'json' || body === 'blocks') return JSON.stringify(value);
+  if (body === 'datetime' && typeof value === 'string') return new Date(value);
+  return value as SqlValue;
+}
+
 export class Seeder {
   readonly doc: Record<string, string> = {};
   readonly file: Record<string, number> = {};
@@ -77,10 +87,10 @@ export class Seeder {
     readonly model: ModelSchema,
   ) {}
 
-  /** A distinct, increasing timestamp. */
-  tick(): string {
+  /** A distinct, increasing timestamp (a Date: timestamps are bound as Dates, as the runtime binds them). */
+  tick(): Date {
     this.#clock += 1000;
-    return new Date(this.#clock).toISOString();
+    return new Date(this.#clock);
   }
 
   async insert(table: string, values: Readonly<Record<string, SqlValue>>): Promise<number> {
@@ -198,7 +208,7 @@ export class Seeder {
     for (const [name, value] of Object.entries(data)) {
       const field = schema.attributes[name];
       if (field?.kind !== 'scalar' || value === undefined) continue;
-      row[field.column] = field.type === 'json' || field.type === 'blocks' ? (value === null ? null : JSON.stringify(value)) : (value as SqlValue);
+      row[field.column] = columnValue(field.type, value as SeedValue);
     }
     return row;
   }

@@ -67,7 +67,7 @@ const BINDS: Readonly<Record<Coercion, Bind>> = {
   boolean: (value) => (typeof value === 'string' ? value === 'true' || value === '1' : Boolean(value)),
   time: (value) => (typeof value === 'string' ? formatTime(value) : value),
   date: (value) => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}./.test(value) ? value.slice(0, 10) : value),
-  datetime: (value, dialect) => (typeof value === 'string' ? (dialect.encodeTimestamp(value) as SqlParam) : value),
+  datetime: (value, dialect) => (typeof value === 'string' ? dialect.encodeTimestamp(value) : value),
 };
 
 /** A filter value as bound to SQL, in the stored format of its type. */
@@ -148,6 +148,14 @@ export function formatTimestamp(value: unknown): string | null {
   if (typeof value === 'number') return new Date(value).toISOString();
   if (value instanceof Date) return value.toISOString();
   return String(value);
+}
+
+/**
+ * A timestamp column value as read (ISO text on SQLite and MySQL, PostgreSQL's timestamptz text,
+ * a Date) as the instant it names, to bind it again as a timestamp.
+ */
+export function storedInstant(value: unknown): Date {
+  return new Date(formatTimestamp(value) ?? Number.NaN);
 }
 
 /** `YYYY-MM-DD`. */

@@ -22,7 +22,7 @@ describe.each(clients)('components, dynamic zones and media on %s', (client) => 
   beforeAll(async () => {
     ctx = await openExampleDatabase(client);
     engine = createWriteEngine({ db: ctx.db, model: ctx.model, i18n });
-    const now = '2026-01-01T00:00:00.000Z';
+    const now = new Date('2026-01-01T00:00:00.000Z');
     for (let i = 0; i < 4; i++) {
       const rows = await ctx.db.query<{ id: number }>(
         `INSERT INTO files (document_id, name, hash, mime, size, url, provider, created_at, updated_at, published_at)

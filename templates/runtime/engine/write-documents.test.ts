@@ -88,7 +88,7 @@ describe.each(clients)('documents and versions on %s', (client) => {
   beforeAll(async () => {
     ctx = await openExampleDatabase(client);
     engine = createWriteEngine({ db: ctx.db, model: ctx.model, i18n, now: clock });
-    const now = '2026-01-01T00:00:00.000Z';
+    const now = new Date('2026-01-01T00:00:00.000Z');
     const rows = await ctx.db.query<{ id: number }>(
       `INSERT INTO files (document_id, name, hash, mime, size, url, provider, created_at, updated_at, published_at)
        VALUES ('imagefileimagefileimagef', 'i.png', 'i', 'image/png', 1, '/uploads/i.png', 'local', ?, ?, ?) RETURNING id`,

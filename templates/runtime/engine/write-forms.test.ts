@@ -39,7 +39,7 @@ describe.each(clients)('write forms on %s', (client) => {
       tags.push(documentId);
       tagRows.push(Number((await ctx.db.query<{ id: number }>('SELECT id FROM tags WHERE document_id = ?', [documentId]))[0]!.id));
     }
-    const now = '2026-01-01T00:00:00.000Z';
+    const now = new Date('2026-01-01T00:00:00.000Z');
     for (let i = 0; i < 4; i++) {
       const rows = await ctx.db.query<{ id: number }>(
         `INSERT INTO files (document_id, name, hash, mime, size, url, provider, created_at, updated_at, published_at)

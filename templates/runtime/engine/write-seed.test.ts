@@ -20,7 +20,7 @@ const published: WriteOptions = { status: 'published' };
 const draft: WriteOptions = { status: 'draft' };
 
 async function insertFile(db: Database, name: string, mime: string): Promise<number> {
-  const now = '2026-01-01T00:00:00.000Z';
+  const now = new Date('2026-01-01T00:00:00.000Z');
   const rows = await db.query<{ id: number | string }>(
     `INSERT INTO files (document_id, name, hash, ext, mime, size, url, provider, created_at, updated_at, published_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, 'local', ?, ?, ?) RETURNING id`,

@@ -68,7 +68,7 @@ describe.each(clients)('body validation on %s', (client) => {
     ctx = await openExampleDatabase(client);
     model = constrainedModel(ctx.model);
     engine = createWriteEngine({ db: ctx.db, model, i18n });
-    const now = '2026-01-01T00:00:00.000Z';
+    const now = new Date('2026-01-01T00:00:00.000Z');
     const file = async (name: string, mime: string): Promise<number> => {
       const rows = await ctx.db.query<{ id: number }>(
         `INSERT INTO files (document_id, name, hash, mime, size, url, provider, created_at, updated_at, published_at)

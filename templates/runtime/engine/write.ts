@@ -39,7 +39,7 @@ export function createWriteEngine(options: WriteEngineOptions): WriteEngine {
   // the database refuses is the client's error.
   const inTransaction = async <T>(fn: (ctx: WriteContext) => Promise<T>): Promise<T> => {
     try {
-      return await retryingTransaction(db, (tx) => fn({ db: tx, model, i18n, now: now().toISOString() }));
+      return await retryingTransaction(db, (tx) => fn({ db: tx, model, i18n, now: now() }));
     } catch (error) {
       const refusal = db.dialect.refusedValue(error);
       throw refusal === undefined ? error : new ValidationError(refusal);

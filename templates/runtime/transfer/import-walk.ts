@@ -298,11 +298,11 @@ export class ImportWalk {
     for (const [name, field, value] of owned) await this.#owned(line.type, line.id, name, field, value, where);
   }
 
-  #timestamp(line: EntityLine, key: string, where: string): string | null {
+  #timestamp(line: EntityLine, key: string, where: string): Date | null {
     const value = line.data[key];
     if (value === undefined || value === null) return null;
     const column = this.#column(line.type, key, timestampField, value, where);
-    return typeof column === 'string' ? column : null;
+    return column instanceof Date ? column : null;
   }
 
   /** The column value of a scalar, or undefined after reporting why the project cannot store it. */

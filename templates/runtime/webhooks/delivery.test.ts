@@ -1,4 +1,4 @@
-/** The outbox's housekeeping on SQLite and PostgreSQL: delivered rows go after the retention, the others stay. */
+/** The outbox's housekeeping on every database: delivered rows go after the retention, the others stay. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
 import { prune } from './delivery.ts';
@@ -13,8 +13,8 @@ describe.each(clients)('outbox retention on %s', (client) => {
 
   it('deletes delivered rows older than the retention and keeps pending, failed and recent ones', async () => {
     const day = 86_400_000;
-    const at = (daysAgo: number) => new Date(Date.now() - daysAgo * day).toISOString();
-    const rows: [string, string | null, string | null][] = [
+    const at = (daysAgo: number) => new Date(Date.now() - daysAgo * day);
+    const rows: [string, Date | null, Date | null][] = [
       ['old delivered', at(10), null],
       ['recent delivered', at(1), null],
       ['old failed', null, at(10)],

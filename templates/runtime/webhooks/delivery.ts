@@ -106,7 +106,7 @@ export function startDelivery(db: Database, webhooks: readonly WebhookConfig[], 
 
 /** Deletes delivered rows older than the retention. */
 export async function prune(db: Queryable, retentionMs: number): Promise<number> {
-  const before = new Date(Date.now() - retentionMs).toISOString();
+  const before = new Date(Date.now() - retentionMs);
   return (await db.execute(`DELETE FROM "${OUTBOX_TABLE}" WHERE delivered_at IS NOT NULL AND delivered_at < ?`, [before])).changes;
 }
 
@@ -118,7 +118,7 @@ async function claim(db: Database, names: readonly string[], timing: DeliveryTim
     const lock = tx.dialect.rowLock('updateSkipLocked');
     const rows = await tx.query<OutboxRow>(
       `SELECT id, webhook, event, payload, attempts FROM "${OUTBOX_TABLE}" WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= ? AND webhook IN (${names.map(() => '?').join(', ')}) ORDER BY id LIMIT ${BATCH}${lock}`,
-      [now.toISOString(), ...names],
+      [now, ...names],
     );
     if (rows.length === 0) return rows;
     // An endpoint's rows are sent one after another, so the k-th of them may wait for k-1 requests
@@ -126,7 +126,7 @@ async function claim(db: Database, names: readonly string[], timing: DeliveryTim
     const byPosition: number[][] = [];
     for (const queue of byEndpoint(rows).values()) queue.forEach((row, position) => (byPosition[position] ??= []).push(Number(row.id)));
     for (const [position, ids] of byPosition.entries()) {
-      const leaseEnds = new Date(now.getTime() + (position + 1) * timing.timeoutMs + 1000).toISOString();
+      const leaseEnds = new Date(now.getTime() + (position + 1) * timing.timeoutMs + 1000);
       const lease = joinFragments([fragment(`UPDATE "${OUTBOX_TABLE}" SET next_attempt_at = ? WHERE `, [leaseEnds]), inIds(tx.dialect, 'id', ids, 'integer')], '');
       await tx.execute(lease.sql, lease.params);
     }
@@ -161,25 +161,19 @@ async function deliver(db: Queryable, row: OutboxRow, webhook: WebhookConfig | u
   const outcome = await send(webhook, row, timing.timeoutMs);
   const now = new Date();
   if (outcome.ok) {
-    await db.execute(`UPDATE "${OUTBOX_TABLE}" SET delivered_at = ?, attempts = ?, last_status = ?, last_error = NULL WHERE id = ?`, [now.toISOString(), attempt, outcome.status, Number(row.id)]);
+    await db.execute(`UPDATE "${OUTBOX_TABLE}" SET delivered_at = ?, attempts = ?, last_status = ?, last_error = NULL WHERE id = ?`, [now, attempt, outcome.status, Number(row.id)]);
     logger.info({ ...log, status: outcome.status }, 'webhook delivered');
     return;
   }
   if (attempt >= timing.maxAttempts) {
-    await db.execute(`UPDATE "${OUTBOX_TABLE}" SET failed_at = ?, attempts = ?, last_status = ?, last_error = ? WHERE id = ?`, [
-      now.toISOString(),
-      attempt,
-      outcome.status,
-      outcome.error,
-      Number(row.id),
-    ]);
+    await db.execute(`UPDATE "${OUTBOX_TABLE}" SET failed_at = ?, attempts = ?, last_status = ?, last_error = ? WHERE id = ?`, [now, attempt, outcome.status, outcome.error, Number(row.id)]);
     logger.error({ ...log, status: outcome.status, error: outcome.error }, 'webhook delivery failed for good');
     return;
   }
   const wait = Math.min(timing.backoffMs * 2 ** (attempt - 1), MAX_BACKOFF_MS);
-  const next = new Date(now.getTime() + wait).toISOString();
+  const next = new Date(now.getTime() + wait);
   await db.execute(`UPDATE "${OUTBOX_TABLE}" SET next_attempt_at = ?, attempts = ?, last_status = ?, last_error = ? WHERE id = ?`, [next, attempt, outcome.status, outcome.error, Number(row.id)]);
-  logger.warn({ ...log, status: outcome.status, error: outcome.error, retryAt: next }, 'webhook delivery failed, will retry');
+  logger.warn({ ...log, status: outcome.status, error: outcome.error, retryAt: next.toISOString() }, 'webhook delivery failed, will retry');
 }
 
 type Outcome = { readonly ok: true; readonly status: number } | { readonly ok: false; readonly status: number | null; readonly error: string };

@@ -16,6 +16,7 @@
  * (database-<name>.ts) implementing `Database`, which renders every statement with
  * `renderStatement(dialect, ...)` and binds values with `dialect.bindValue`.
  */
+import type { SqlParam } from '../../contract/operators.ts';
 import type { SqlValue } from '../database.ts';
 import type { Fragment } from '../engine/sql.ts';
 
@@ -141,7 +142,11 @@ export interface Dialect {
   placeholder(index: number): string;
   /** False when `placeholder` is `?` for every index: rendering then leaves the text alone. */
   readonly numberedPlaceholders: boolean;
-  /** A parameter as handed to the driver: booleans, Dates, bigints and bytes in the driver's forms. */
+  /**
+   * A parameter as handed to the driver: booleans, Dates, bigints and bytes in the driver's forms.
+   * Timestamps are always bound as Dates (each database's stored form: ISO-8601 text on SQLite and
+   * PostgreSQL, DATETIME text on MySQL); strings are text and pass unchanged.
+   */
   bindValue(value: SqlValue): unknown;
 
   // ---- id lists -------------------------------------------------------------------------
@@ -192,8 +197,11 @@ export interface Dialect {
   selectBigInteger(expr: string): string;
   /** The placeholder of a big-integer filter value, bound as a digit string and compared as a number. */
   readonly bigIntegerParameter: string;
-  /** A datetime filter value in the stored form, where timestamps compare as text (SQLite: ISO-8601 with milliseconds). */
-  encodeTimestamp(value: string): SqlValue;
+  /**
+   * A datetime filter value as bound: in the stored form where timestamps compare as text
+   * (SQLite: ISO-8601 with milliseconds), a Date where the column is typed and the driver needs one (MySQL).
+   */
+  encodeTimestamp(value: string): SqlParam;
   /** The keyword of a case-insensitive LIKE (`ILIKE` on PostgreSQL, `LIKE` where LIKE ignores case). */
   readonly caseInsensitiveLike: string;
   /**

@@ -14,8 +14,8 @@ import { checkBlocks } from './body-blocks.ts';
 import type { Issues } from './body-issues.ts';
 import { messages, notType, type Path } from './body-messages.ts';
 
-/** What a column stores. */
-export type ColumnValue = string | number | boolean | null;
+/** What a column stores: timestamps as Dates, bound in each database's stored form (Dialect.bindValue). */
+export type ColumnValue = string | number | boolean | null | Date;
 
 export interface ScalarRules {
   /** Validating a draft: required and the publish-only constraints are skipped. */
@@ -202,7 +202,10 @@ function checkDate(raw: unknown, path: Path, issues: Issues): ColumnValue | unde
   return undefined;
 }
 
-/** An ISO 8601 date-time (or date), or a Unix time in milliseconds; stored in UTC as toISOString writes it. */
+/**
+ * An ISO 8601 date-time (or date), or a Unix time in milliseconds, as the instant it names: a
+ * Date, so that the column gets a timestamp (SQLite stores it as toISOString writes it).
+ */
 function checkDateTime(raw: unknown, path: Path, issues: Issues): ColumnValue | undefined {
   let date: Date | undefined;
   if (typeof raw === 'number' && Number.isFinite(raw)) date = new Date(raw);
@@ -215,7 +218,7 @@ function checkDateTime(raw: unknown, path: Path, issues: Issues): ColumnValue | 
     issues.add(path, notType(path, 'datetime', raw), raw);
     return undefined;
   }
-  return date.toISOString();
+  return date;
 }
 
 /** The spelling JavaScript's Date parses everywhere: a `T` separator and `±HH:mm` offsets (PostgreSQL writes `+00`). */

@@ -12,8 +12,8 @@ export interface WriteContext {
   readonly db: Queryable;
   readonly model: ModelSchema;
   readonly i18n: I18nConfig;
-  /** ISO timestamp of this write: updated_at, published_at. */
-  readonly now: string;
+  /** The instant of this write: updated_at, published_at (a Date, bound as a timestamp). */
+  readonly now: Date;
 }
 
 export type VersionStatus = 'draft' | 'published';

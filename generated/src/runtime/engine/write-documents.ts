@@ -16,7 +16,7 @@ import { ApplicationError } from '../errors.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { assertBody, assertKnownKeys } from './body-keys.ts';
 import { hashPasswords, parseBody } from './body-parse.ts';
-import type { ScalarRules } from './body-scalars.ts';
+import type { ColumnValue, ScalarRules } from './body-scalars.ts';
 import type { ParsedObject } from './body-types.ts';
 import type { DeleteOptions, DocumentRef, WriteOptions } from './types.ts';
 import { applyOwned, scalarColumns, updateColumns } from './write-apply.ts';
@@ -28,6 +28,7 @@ import { loadVersionTree } from './publish-load.ts';
 import { lockInverseOwners, mirrorInverseRelations } from './write-relations.ts';
 import { resolveRowTargets } from './write-resolve.ts';
 import { documentLockKey, insertRow, lockKey, quote } from './sql.ts';
+import { storedInstant } from './values.ts';
 
 export interface Hasher {
   (password: string): Promise<string>;
@@ -37,7 +38,7 @@ interface VersionRow {
   readonly id: number;
   readonly locale: string | null;
   readonly published: boolean;
-  readonly createdAt: string;
+  readonly createdAt: Date;
 }
 
 /** The locale a write targets: null without i18n, the default when none is asked. */
@@ -91,7 +92,7 @@ export async function updateDocument(
   let plan: ParsedObject;
   if (target !== undefined) {
     plan = await validateBody(ctx, hash, schema, documentId, locale, data, 'update');
-    const system: [string, string][] = [['updated_at', ctx.now], ...(dp ? [] : ([['published_at', ctx.now]] as [string, string][]))];
+    const system: [string, Date][] = [['updated_at', ctx.now], ...(dp ? [] : ([['published_at', ctx.now]] as [string, Date][]))];
     await updateColumns(ctx, schema.table, target.id, [...scalarColumns(plan), ...system]);
     await applyOwned(ctx, { schema, id: target.id, version: version(schema, documentId, locale, dp ? 'draft' : 'published') }, plan, false);
     rowId = target.id;
@@ -144,7 +145,7 @@ async function versionsOf(ctx: WriteContext, schema: ContentTypeSchema, document
     id: Number(r.id),
     locale: r.locale ?? null,
     published: r.published_at !== null,
-    createdAt: r.created_at instanceof Date ? r.created_at.toISOString() : String(r.created_at),
+    createdAt: storedInstant(r.created_at),
   }));
 }
 
@@ -160,13 +161,13 @@ async function insertVersion(
   documentId: string,
   locale: string | null,
   data: Record<string, unknown>,
-  createdAt: string,
+  createdAt: Date,
   shared?: (name: string) => boolean,
 ): Promise<{ id: number; plan: ParsedObject }> {
   let plan = await validateBody(ctx, hash, schema, documentId, locale, data, 'creation');
   if (shared !== undefined) plan = { uid: plan.uid, values: new Map([...plan.values].filter(([name]) => !shared(name))) };
   const dp = schema.draftAndPublish;
-  const columns: [string, string | number | boolean | null][] = [
+  const columns: [string, ColumnValue][] = [
     ['document_id', documentId],
     ...scalarColumns(plan),
     ['created_at', createdAt],

@@ -97,7 +97,7 @@ export function accountStore(db: Queryable, model: ModelSchema): AccountStore {
       const sets = entries.map(([name]) => `${col(name)} = ?`).join(', ');
       // Booleans are bound in each database's form by its driver (Dialect.bindValue).
       const params = entries.map(([, value]) => value ?? null);
-      await db.execute(`UPDATE ${quote(users.table)} SET ${sets}, updated_at = ? WHERE id = ?`, [...params, new Date().toISOString(), id]);
+      await db.execute(`UPDATE ${quote(users.table)} SET ${sets}, updated_at = ? WHERE id = ?`, [...params, new Date(), id]);
     },
     roles: () => roleRows('ORDER BY id', []),
     roleByType: async (type) => (await roleRows('WHERE ' + roleCol('type') + ' = ?', [type]))[0],

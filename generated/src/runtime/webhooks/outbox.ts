@@ -43,8 +43,9 @@ export async function enqueue(tx: Queryable, webhooks: readonly WebhookConfig[],
       webhook.name,
       payload.event,
       body,
-      payload.createdAt,
-      payload.createdAt,
+      // The payload's own instant, bound as a timestamp (its ISO text would be text on MySQL).
+      new Date(payload.createdAt),
+      new Date(payload.createdAt),
     ]);
   }
   return targets.length;
