@@ -244,7 +244,11 @@ describe.each(clients)('webhooks on %s', (database) => {
     const delivery = /"delivery":(\d+),"attempt":1,.*webhook delivery failed, will retry/.exec(server.output())?.[1];
     expect(delivery).toBeDefined();
     const delivered = new RegExp(`"delivery":${delivery},"attempt":(\\d+),"status":200.*webhook delivered`);
-    await until(() => delivered.test(server.output()), 'the delivered log line', () => server.output().slice(-4000));
+    await until(
+      () => delivered.test(server.output()),
+      'the delivered log line',
+      () => server.output().slice(-4000),
+    );
     expect(Number(delivered.exec(server.output())?.[1])).toBe(receiver.attempts(tag, 'entry.create').length);
     receiver.answer = () => 200;
     await server.stop();
