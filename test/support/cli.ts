@@ -133,7 +133,22 @@ export async function startServer(project: string, env: NodeJS.ProcessEnv): Prom
     child.once('exit', onExit);
   });
   if (child.connected) child.disconnect();
+  // Ready as before: /_health answers (its database too); its log lines have arrived by then.
+  for (let attempt = 1; !(await healthy(url)); attempt++) {
+    if (attempt >= 300) {
+      await stop(child, 'SIGKILL');
+      throw new Error(`server does not answer /_health:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
   return { url, pid: child.pid ?? 0, output: () => output, stop: () => stop(child), kill: () => stop(child, 'SIGKILL') };
+}
+
+function healthy(url: string): Promise<boolean> {
+  return fetch(`${url}/_health`).then(
+    (r) => r.ok,
+    () => false,
+  );
 }
 
 function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
