@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, createServerDatabase } from '../../test/support/databases.ts';
 import type { TestDatabase } from '../../test/support/postgres.ts';
 import type { DatabaseConfig } from './config.ts';
-import { DatabaseOpenError, DatabaseUsageError, openDatabase, type Database, type QueryEvent } from './database.ts';
+import { DatabaseOpenError, DatabaseUsageError, openDatabase, type Database, type Queryable, type QueryEvent } from './database.ts';
 import { dialects } from './dialect/index.ts';
 import { renderStatement, StatementShapeError } from './engine/sql.ts';
 
@@ -144,6 +144,34 @@ describe.each(clients)('%s', (dialect) => {
       return connection.query<{ n: number }>('SELECT n FROM counters WHERE n = ?', [200]);
     });
     expect(value).toEqual([{ n: 200 }]);
+  });
+});
+
+/**
+ * The write engine checks relation targets with locking reads and its own rows with plain ones,
+ * inside transactions that other server processes commit around: a plain read must see what
+ * another connection committed after the transaction's first read (READ COMMITTED, PostgreSQL's
+ * default; MySQL's REPEATABLE READ would show the snapshot of the first read instead, so
+ * database-mysql.ts sets READ COMMITTED per session). SQLite needs no such test: a write
+ * transaction (BEGIN IMMEDIATE) keeps every other writer out until it ends.
+ */
+describe.each(clients.filter((client) => client !== 'sqlite'))('%s: a transaction and what another process commits meanwhile', (dialect) => {
+  it('sees a row committed by another connection after its first read, with plain and locking reads', async () => {
+    const [db, other] = [await openDatabase(configs[dialect]()), await openDatabase(configs[dialect]())];
+    try {
+      await db.exec('CREATE TABLE late_rows (name VARCHAR(50) NOT NULL)');
+      // Rows, not count(*): PostgreSQL locks no rows of an aggregate.
+      const count = async (tx: Queryable, lock: string): Promise<number> => (await tx.query(`SELECT name FROM late_rows WHERE name = ?${lock}`, ['late'])).length;
+      const seen = await db.transaction(async (tx) => {
+        const before = await count(tx, '');
+        // Another server process commits while this transaction is open.
+        await other.execute('INSERT INTO late_rows (name) VALUES (?)', ['late']);
+        return { before, plain: await count(tx, ''), locking: await count(tx, tx.dialect.rowLock('keyShare')) };
+      });
+      expect(seen).toEqual({ before: 0, plain: 1, locking: 1 });
+    } finally {
+      await Promise.all([db.close(), other.close()]);
+    }
   });
 });
 

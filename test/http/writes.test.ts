@@ -1,6 +1,6 @@
 /**
- * Writes through HTTP against two server processes on one database (SQLite and PostgreSQL), on
- * the example model.
+ * Writes through HTTP against two server processes on one database (SQLite, PostgreSQL and
+ * MySQL/MariaDB), on the example model.
  *
  * Forms: the relation, media and component values Strapi takes, in REST and GraphQL, and the
  * required values of new component instances on update (issue 9 item 7).
@@ -14,6 +14,8 @@
  * and no component row may have lost its owner.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,10 +47,14 @@ function permissions(): Record<string, string[]> {
   return { public: actions, authenticated: actions };
 }
 
-// Not on MySQL/MariaDB yet: in CI's full run (Node 24) a draft created on one process with
-// relations to tags just created through the other answered 400, and a racing PUT 404 where 400
-// was expected; both pass run alone. Open under issue 15 (docs/deployment.md, MySQL section).
-describe.each(clients.filter((client) => client !== 'mysql'))('writes on %s, two server processes', (client) => {
+// On every database. MariaDB was left out for a while: in one full CI run a draft created on one
+// process with relations to tags just created through the other answered 400, and a racing PUT
+// 404 where 400 was expected. Both are what a third process answering on one of the two ports
+// gives: startServer used to pick a free port, then poll /_health on it, so a server of another
+// test that took the port first passed for this one (test/support/cli.ts startServer now learns
+// the port from the child itself; the first test below pins that).
+// MariaDB's sessions already run READ COMMITTED (database-mysql.ts), as the write engine expects.
+describe.each(clients)('writes on %s, two server processes', (client) => {
   const space = scratch(`races-${client}`);
   const project = join(space.dir, 'project');
   let pg: TestDatabase | undefined;
@@ -111,6 +117,18 @@ describe.each(clients.filter((client) => client !== 'mysql'))('writes on %s, two
     const res = await fetch(`${servers[1]!.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     return (await res.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
   }
+
+  it('takes the URL from its own server process: one that cannot listen fails to start, though another process answers on its port', async () => {
+    // Another process already answers /_health on the port this server is told to use.
+    const other = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":"ok"}'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const port = (other.address() as AddressInfo).port;
+    try {
+      await expect(startServer(project, { DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'warn', PORT: String(port) })).rejects.toThrow(/exited with 1[\s\S]*already in use/);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
+  });
 
   it("takes Strapi's relation, media and component forms through REST and GraphQL", async () => {
     const tags: { documentId: string; id: number }[] = [];

@@ -96,32 +96,59 @@ export function enableIntrospection(project: string): void {
 /** Every project has users, and in production a server without JWT_SECRET refuses to start (as Strapi's does). */
 export const testJwtSecret = 'test-jwt-secret-of-a-reasonable-length';
 
-/** Starts `node dist/main.js` of a generated project and waits until it answers `/_health`. */
+/**
+ * Starts `node dist/main.js` of a generated project on a port the kernel gives it (PORT=0 unless
+ * `env` sets one) and waits for the server's own word that it listens (main.ts
+ * `announceListening`, over an IPC channel). Not a port found free beforehand and then polled
+ * for `/_health`: under a full test run another process (the other vitest worker's fuzz server,
+ * another project's tests on the machine) could take that port first, answer the health check,
+ * and receive the writes meant for this server, while this one failed with EADDRINUSE.
+ */
 export async function startServer(project: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd: project, env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), JWT_SECRET: testJwtSecret, ...env } });
+  const child = spawn(process.execPath, ['dist/main.js'], {
+    cwd: project,
+    stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', JWT_SECRET: testJwtSecret, ...env },
+  });
   let output = '';
-  child.stdout.on('data', (d: Buffer) => (output += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (output += d.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  let exited: number | null | undefined;
-  child.once('exit', (code) => (exited = code));
-  // Ready means answering /_health: the log line may be silenced by LOG_LEVEL.
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (exited !== undefined) throw new Error(`server exited with ${exited}:\n${output}`);
-    if (Date.now() > deadline) {
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      throw new Error(`server did not start:\n${output}`);
+      reject(new Error(`server did not start:\n${output}`));
+    }, 30_000);
+    const settle = (fn: () => void): void => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      fn();
+    };
+    const onMessage = (message: unknown): void => {
+      const announced = message as { type?: unknown; url?: unknown };
+      if (announced.type === 'capi:listening' && typeof announced.url === 'string') settle(() => resolve(announced.url as string));
+    };
+    const onExit = (code: number | null): void => settle(() => reject(new Error(`server exited with ${code}:\n${output}`)));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+  if (child.connected) child.disconnect();
+  // Ready as before: /_health answers (its database too); its log lines have arrived by then.
+  for (let attempt = 1; !(await healthy(url)); attempt++) {
+    if (attempt >= 300) {
+      await stop(child, 'SIGKILL');
+      throw new Error(`server does not answer /_health:\n${output}`);
     }
-    const healthy = await fetch(`${url}/_health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (healthy) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { url, pid: child.pid ?? 0, output: () => output, stop: () => stop(child), kill: () => stop(child, 'SIGKILL') };
+}
+
+function healthy(url: string): Promise<boolean> {
+  return fetch(`${url}/_health`).then(
+    (r) => r.ok,
+    () => false,
+  );
 }
 
 function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {

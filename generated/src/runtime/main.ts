@@ -55,12 +55,26 @@ export async function runServer(options: RunServerOptions, io: ProcessIo = proce
     // Read once here: the worker count, the migrations and the single server all use this copy.
     const config = loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
     const workers = workersWanted(options, config);
-    if (workers <= 1) return await startServer({ ...options, env, config, handleSignals: true });
+    if (workers <= 1) return announceListening(await startServer({ ...options, env, config, handleSignals: true }));
     await runPrimary(options, env, config, workers, io);
     return undefined;
   } catch (error) {
     return fatal(error, env, io);
   }
+}
+
+/**
+ * Tells a parent that started this process with an IPC channel (child_process.fork, a process
+ * manager) where the server listens: `{ type: 'capi:listening', url, port }`. Such a parent can
+ * start the server on port 0 and learn the port, instead of picking a free port beforehand, which
+ * another process may take before this one listens (and then answers in its place). Without a
+ * channel nothing is sent; the channel is let go so that it does not keep the process alive.
+ */
+function announceListening(server: RunningServer): RunningServer {
+  if (process.send === undefined) return server;
+  process.send({ type: 'capi:listening', url: server.url, port: server.port });
+  process.channel?.unref();
+  return server;
 }
 
 /** `--workers` when given, else config/server.json's `workers`, else 1. */
