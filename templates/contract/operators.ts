@@ -126,10 +126,13 @@ function indexedEquality(): RenderSql {
   return (o) => (o.value === null || o.ordered === o.expr ? exact(o) : o.kit.sql(`(${o.expr} = ${o.placeholder} AND ${o.ordered} = ${o.placeholder})`, [o.bind(o.value), o.bind(o.value)]));
 }
 
+/** `IN` as indexedEquality: the column's own test for the index, the binary cast for exactness. */
 function indexedMembership(): RenderSql {
   const exact = membership(false, 'ordered');
   return (o) => {
-    if (o.ordered === o.expr || o.items.length === 0 || o.idMembership() !== undefined) return exact(o);
+    if (o.ordered === o.expr || o.items.length === 0) return exact(o);
+    const ids = o.idMembership();
+    if (ids !== undefined) return ids;
     const list = o.items.map(() => o.placeholder).join(', ');
     const params = o.items.map(o.bind);
     return o.kit.sql(`(${o.expr} IN (${list}) AND ${o.ordered} IN (${list}))`, [...params, ...params]);
