@@ -17,6 +17,7 @@
  * `renderStatement(dialect, ...)` and binds values with `dialect.bindValue`.
  */
 import type { SqlParam } from '../../contract/operators.ts';
+import type { Serialization } from '../../contract/scalar-types.ts';
 import type { SqlValue } from '../database.ts';
 import type { Fragment } from '../engine/sql.ts';
 
@@ -94,6 +95,29 @@ export interface JsonSupport {
    * runtime must parse; false when it returns them parsed.
    */
   readonly readsAsText: boolean;
+  /**
+   * JSON text built in SQL (engine/rendered.ts): reads whose response body the database writes
+   * whole, with no per-row JavaScript. Undefined where the database does not (MySQL).
+   */
+  readonly text?: JsonTextSupport;
+}
+
+/**
+ * JSON text written by SQL, byte for byte as JSON.stringify writes what the per-row path
+ * (engine/values.ts decoders, then JSON.stringify) answers. Every piece is a SQL text expression.
+ */
+export interface JsonTextSupport {
+  /**
+   * The JSON text of a column per serialization of the contract (NULL is `null`), or the text of
+   * `RENDER_FALLBACK` (dialect/json-text.ts) where the database cannot be sure to print what
+   * JavaScript prints (a float JavaScript writes in exponent form, a timestamp not in ISO form):
+   * a body holding it is thrown away and the read runs in JavaScript instead.
+   */
+  readonly values: Readonly<Record<Serialization, (expr: string) => string>>;
+  /** `[item,item,...]` over the rows in `order`; `[]` when there are none. */
+  aggregate(item: Fragment, order: Fragment): Fragment;
+  /** A JSON string literal of a constant (a key, a component uid) as SQL text. */
+  literal(json: string): string;
 }
 
 /** What the planners may rely on; each flag names the measurement or limit it stands for. */
