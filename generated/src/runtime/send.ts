@@ -5,8 +5,13 @@
  */
 import type { Response } from 'express';
 
+/** A body that is JSON text already (written by the database: engine/read.ts `rendered`), sent as is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function sendJson(res: Response, status: number, body: unknown): void {
-  const json = JSON.stringify(body);
+  const json = body instanceof JsonText ? body.text : JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(json));

@@ -22,54 +22,71 @@ export function needsFallback(body: string): boolean {
   return body.includes('\\u0000');
 }
 
-const FALLBACK_SQL = `'${RENDER_FALLBACK}'`;
+/** The marker as a value SQLite's JSON functions write as `"\u0000"`. */
+const SQLITE_FALLBACK = 'char(0)';
 
-/** `'[' || group_concat(...) || ']'`, `[]` for no rows. */
-function textAggregate(concat: string) {
-  return (item: Fragment, order: Fragment): Fragment =>
-    joinFragments([fragment(`COALESCE('[' || ${concat}(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], '');
-}
+/** Digits, dashes and colons of the stored formats (GLOB: no regular expression per value). */
+const DATE_GLOB = '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]';
+const TIME_GLOB = '[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]';
 
-/** A SQL string literal holding `json` (JSON text has no quote that SQL would need doubled, but keys may). */
-function literal(json: string): string {
-  return `'${json.replaceAll("'", "''")}'`;
-}
-
+/**
+ * SQLite: values json_object writes as JavaScript does. Guards cost: a CASE inside a correlated
+ * subquery is evaluated per value of every populated row, and guarding the three timestamps of
+ * each row took a quarter of a populate=* statement (docs/benchmarks.md). So what capi's own
+ * writes guarantee is trusted, and the rest is checked:
+ *
+ * - text columns hold text (TEXT affinity), integer columns the integers capi writes (32-bit
+ *   domain, row ids): json_object writes both as JSON.stringify does;
+ * - timestamps: every write binds a Date, stored as `toISOString()` text (dialect/sqlite.ts
+ *   encodeTimestamp), which formatTimestamp returns unchanged;
+ * - JSON columns: stored as JSON.stringify wrote them, which json() writes back unchanged; text
+ *   that is not JSON makes json() fail, and a failed rendered read runs in JavaScript;
+ * - numbers are checked (JavaScript and SQLite print doubles differently), and so are booleans
+ *   (0/1; anything else falls back) and the day and time formats, which are rarer.
+ */
 const SQLITE_VALUES: Readonly<Record<Serialization, (expr: string) => string>> = {
-  asIs: (x) => `CASE typeof(${x}) WHEN 'real' THEN ${sqliteNumber(x)} WHEN 'integer' THEN ${sqliteInteger(x)} ELSE json_quote(${x}) END`,
-  number: (x) => `CASE typeof(${x}) WHEN 'real' THEN ${sqliteNumber(x)} WHEN 'integer' THEN ${sqliteInteger(x)} WHEN 'null' THEN 'null' ELSE ${FALLBACK_SQL} END`,
-  biginteger: (x) => `CASE WHEN ${x} IS NULL THEN 'null' ELSE json_quote(CAST(${x} AS TEXT)) END`,
-  boolean: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN typeof(${x}) <> 'integer' THEN ${FALLBACK_SQL} WHEN ${x} <> 0 THEN 'true' ELSE 'false' END`,
-  date: (x) =>
-    `CASE WHEN ${x} IS NULL THEN 'null' WHEN typeof(${x}) = 'text' AND ${x} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN json_quote(substr(${x}, 1, 10)) ELSE ${FALLBACK_SQL} END`,
-  time: (x) =>
-    `CASE WHEN ${x} IS NULL THEN 'null' WHEN typeof(${x}) = 'text' AND length(${x}) = 12 AND ${x} GLOB '[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]' THEN json_quote(${x}) ELSE ${FALLBACK_SQL} END`,
-  datetime: (x) =>
-    `CASE WHEN ${x} IS NULL THEN 'null' WHEN typeof(${x}) = 'text' AND length(${x}) = 24 AND ${x} GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9].[0-9][0-9][0-9]Z' THEN json_quote(${x}) ELSE ${FALLBACK_SQL} END`,
-  // Stored by JSON.stringify: printed again only when json() leaves it unchanged (minified, valid).
-  json: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN json_valid(${x}) AND json(${x}) = ${x} THEN ${x} ELSE ${FALLBACK_SQL} END`,
+  asIs: (x) => x,
+  number: (x) => sqliteNumber(x),
+  biginteger: (x) => `CAST(${x} AS TEXT)`,
+  boolean: (x) => `CASE ${x} WHEN 1 THEN json('true') WHEN 0 THEN json('false') ELSE iif(${x} IS NULL, NULL, ${SQLITE_FALLBACK}) END`,
+  date: (x) => `CASE WHEN ${x} GLOB '${DATE_GLOB}*' THEN substr(${x}, 1, 10) WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`,
+  time: (x) => `CASE WHEN ${x} GLOB '${TIME_GLOB}' THEN ${x} WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`,
+  datetime: (x) => x,
+  json: (x) => `jsonb(${x})`,
 };
 
-/** An integer JavaScript holds exactly. */
-function sqliteInteger(x: string): string {
-  return `CASE WHEN ${x} BETWEEN -9007199254740991 AND 9007199254740991 THEN CAST(${x} AS TEXT) ELSE ${FALLBACK_SQL} END`;
+/**
+ * A double as JavaScript writes it: integral values below 2^53 as integers; others as
+ * json_object writes them (15 significant digits) where that reads back as the same double and
+ * both write plain digits (JavaScript's shortest round trip then has the same digits); the rest
+ * (exponent forms, 16-17 digits) falls back.
+ */
+function sqliteNumber(x: string): string {
+  return `CASE WHEN ${x} = CAST(${x} AS INTEGER) AND abs(${x}) < 9007199254740992 THEN CAST(${x} AS INTEGER) WHEN abs(${x}) >= 1e-4 AND abs(${x}) < 1e15 AND CAST(CAST(${x} AS TEXT) AS REAL) = ${x} THEN ${x} WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`;
+}
+
+/** A SQL string literal. */
+function literal(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /**
- * A double as JavaScript prints it, in the range where both print plain digits: integral values
- * as integers, others with the fewest of 15/16/17 significant digits that read back the same
- * (what JavaScript's shortest round trip chooses).
+ * SQLite nests JSONB (the binary form its JSON functions take as a value as it is) and writes text
+ * once, at the root: passing text up through each subquery would parse every level again, about a
+ * tenth of a populate=* statement (docs/benchmarks.md).
  */
-function sqliteNumber(x: string): string {
-  const digits = (n: number) => `printf('%.${n}g', ${x})`;
-  return `CASE WHEN ${x} = 0 THEN '0' WHEN abs(${x}) < 1e-4 OR abs(${x}) >= 1e15 THEN ${FALLBACK_SQL} WHEN ${x} = CAST(${x} AS INTEGER) THEN CAST(CAST(${x} AS INTEGER) AS TEXT) WHEN CAST(${digits(15)} AS REAL) = ${x} THEN ${digits(15)} WHEN CAST(${digits(16)} AS REAL) = ${x} THEN ${digits(16)} ELSE ${digits(17)} END`;
-}
-
 export const sqliteJsonText: JsonTextSupport = {
   values: SQLITE_VALUES,
-  aggregate: textAggregate('group_concat'),
-  literal,
+  object: (entries, outer) =>
+    joinFragments([fragment(outer ? 'json_object(' : 'jsonb_object('), joinFragments(entries.map(([key, value]) => joinFragments([fragment(`${literal(key)}, `), value], '')), ', '), fragment(')')], ''),
+  // A JSONB blob stays JSONB through a subquery; no row is NULL, which the objects write as `null`.
+  nested: (subquery) => subquery,
+  aggregate: (item, order) => joinFragments([fragment('jsonb_group_array('), item, fragment(' ORDER BY '), order, fragment(')')], ''),
+  emptyArray: 'jsonb_array()',
+  count: (subquery) => subquery,
 };
+
+const FALLBACK_SQL = `'${RENDER_FALLBACK}'`;
 
 /** An ISO-8601 UTC timestamp with milliseconds, as toISOString writes it (years 1-9999). */
 function pgTimestamp(x: string): string {
@@ -89,8 +106,20 @@ const POSTGRES_VALUES: Readonly<Record<Serialization, (expr: string) => string>>
   json: () => FALLBACK_SQL,
 };
 
+/**
+ * PostgreSQL: JSON text by concatenation. Keys are written into the SQL text; `'` is doubled and
+ * JSON.stringify escapes the rest.
+ */
 export const postgresJsonText: JsonTextSupport = {
   values: POSTGRES_VALUES,
-  aggregate: textAggregate('string_agg'),
-  literal,
+  object(entries) {
+    const parts: Fragment[] = [];
+    entries.forEach(([key, value], i) => parts.push(fragment(literal(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:`)), value));
+    parts.push(fragment(literal(entries.length === 0 ? '{}' : '}')));
+    return joinFragments(parts, ' || ');
+  },
+  nested: (subquery) => joinFragments([fragment('COALESCE('), subquery, fragment(`, 'null')`)], ''),
+  aggregate: (item, order) => joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], ''),
+  emptyArray: `'[]'`,
+  count: (subquery) => joinFragments([fragment('('), subquery, fragment(')::text')], ''),
 };

@@ -103,21 +103,33 @@ export interface JsonSupport {
 }
 
 /**
- * JSON text written by SQL, byte for byte as JSON.stringify writes what the per-row path
- * (engine/values.ts decoders, then JSON.stringify) answers. Every piece is a SQL text expression.
+ * JSON written by SQL, byte for byte as JSON.stringify writes what the per-row path
+ * (engine/values.ts decoders, then JSON.stringify) answers. SQLite builds it with its JSON
+ * functions (json_object, json_group_array: C code, faster than text concatenation there);
+ * PostgreSQL concatenates text (its json_build_object writes spaces JavaScript does not).
  */
 export interface JsonTextSupport {
   /**
-   * The JSON text of a column per serialization of the contract (NULL is `null`), or the text of
-   * `RENDER_FALLBACK` (dialect/json-text.ts) where the database cannot be sure to print what
-   * JavaScript prints (a float JavaScript writes in exponent form, a timestamp not in ISO form):
+   * A column of each serialization as a value `object` and `aggregate` take (NULL is `null`), or
+   * the fallback marker (dialect/json-text.ts) where the database cannot be sure to write what
+   * JavaScript writes (a float JavaScript writes in exponent form, a timestamp not in ISO form):
    * a body holding it is thrown away and the read runs in JavaScript instead.
    */
   readonly values: Readonly<Record<Serialization, (expr: string) => string>>;
-  /** `[item,item,...]` over the rows in `order`; `[]` when there are none. */
+  /**
+   * An object of these keys and values, in order: JSON text when `outer` (the root entity, read by
+   * the driver), else in whatever form the database nests fastest (SQLite: JSONB, never rendered
+   * to text and parsed again on its way up).
+   */
+  object(entries: readonly (readonly [key: string, value: Fragment])[], outer: boolean): Fragment;
+  /** The JSON a scalar subquery returns, as a value again (SQLite loses its JSON type on the way); `null` for no row. */
+  nested(subquery: Fragment): Fragment;
+  /** The array of `item` over the rows in `order`; `[]` when there are none. */
   aggregate(item: Fragment, order: Fragment): Fragment;
-  /** A JSON string literal of a constant (a key, a component uid) as SQL text. */
-  literal(json: string): string;
+  /** An empty array as a value. */
+  readonly emptyArray: string;
+  /** A number (a COUNT) as a value. */
+  count(subquery: Fragment): Fragment;
 }
 
 /** What the planners may rely on; each flag names the measurement or limit it stands for. */

@@ -21,6 +21,7 @@
  * `Dialect.capabilities`.
  */
 import type { Dialect } from '../database.ts';
+import type { JsonTextSupport } from '../dialect/types.ts';
 import type { PopulateNode, PopulateTree, SortItem, Status } from '../query/types.ts';
 import type { Field } from '../schema.ts';
 import { FILE_LINK_TABLE, UPLOAD_FILE_UID } from '../upload/file-schema.ts';
@@ -29,7 +30,7 @@ import { LruCache } from './lru.ts';
 import { scopeLocale, type PlanContext, type Scope } from './joins.ts';
 import { populatedKeys, withSortFields } from './populate.ts';
 import type { Registry, TypeInfo } from './registry.ts';
-import type { Projection, ProjectionSpec } from './serialize.ts';
+import type { Projection, ProjectionSpec, RenderSlot } from './serialize.ts';
 import { compileSort } from './sort.ts';
 import { and, column, fragment, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity } from './types.ts';
@@ -88,6 +89,8 @@ interface EdgePlan {
   sql(request: NestedRequest, node: PopulateNode): Fragment;
   /** The entity value from the parsed JSON value. */
   value(json: unknown, memo: BuildMemo): unknown;
+  /** The attribute's JSON text in SQL (Dialect.json.text), empty value included: `null`, `[]`, `{"count":0}`. */
+  render(request: NestedRequest, node: PopulateNode): Fragment;
 }
 
 /** Entities built during one read, per planned node and row id. */
@@ -99,10 +102,34 @@ export interface TreePlan {
   selectItems(versions: NestedVersions, tree: PopulateTree): Fragment;
   /** Fills the populated attributes of an entity built from a root row. */
   fill(entity: Entity, row: Readonly<Record<string, unknown>>, memo: BuildMemo): void;
+  /** The populated attributes' JSON text in SQL, by key, for the root's rendered object (rendered.ts). */
+  renderEdges(versions: NestedVersions, tree: PopulateTree): ReadonlyMap<string, Fragment>;
 }
 
 /** Thrown while planning a shape this module does not cover; the caller reads it per edge. */
 class NotCovered extends Error {}
+
+/** Thrown while rendering a tree the database cannot write as JSON text; the caller reads rows instead. */
+export class NotRendered extends Error {}
+
+function textSupport(dialect: Dialect): JsonTextSupport {
+  const text = dialect.json.text;
+  if (text === undefined) throw new NotRendered();
+  return text;
+}
+
+/** An entity as JSON in SQL, its keys in the projection's order, each populated attribute's value taken from `edges`. */
+export function renderObject(dialect: Dialect, slots: readonly RenderSlot[], edges: ReadonlyMap<string, Fragment>, outer = false): Fragment {
+  return textSupport(dialect).object(
+    slots.map((slot): readonly [string, Fragment] => {
+      if (slot.kind === 'constant') return [slot.key, fragment(`'${slot.value.replaceAll("'", "''")}'`)];
+      const value = slot.kind === 'value' ? fragment(slot.sql) : edges.get(slot.key);
+      if (value === undefined) throw new NotRendered();
+      return [slot.key, value];
+    }),
+    outer,
+  );
+}
 
 /**
  * Plans `tree` over rows of `type` at `alias`; undefined when the tree needs the per-edge path.
@@ -119,14 +146,26 @@ export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, 
       const items = edges.map((edge) => joinFragments([edge.sql(request, requestTree[edge.key]!), fragment(` AS ${quote(edge.column)}`)], ''));
       return joinFragments(items, ', ');
     };
+    const render = (versions: NestedVersions, requestTree: PopulateTree): ReadonlyMap<string, Fragment> => {
+      const request: NestedRequest = { plan: requestPlan(planner, versions), rootLocale: versions.rootLocale };
+      return new Map(edges.map((edge) => [edge.key, edge.render(request, requestTree[edge.key]!)]));
+    };
     // Without filters the text and params depend on status and locale only: compiled once each.
     const compiled = new LruCache<string, Fragment>(COMPILED_PER_TREE);
+    const renderedEdges = new LruCache<string, ReadonlyMap<string, Fragment>>(COMPILED_PER_TREE);
     return {
       selectItems(versions, requestTree) {
         if (hasFilters(requestTree)) return compile(versions, requestTree);
         const key = `${versions.status}|${versions.rootLocale ?? ''}`;
         let items = compiled.get(key);
         if (items === undefined) compiled.set(key, (items = compile(versions, requestTree)));
+        return items;
+      },
+      renderEdges(versions, requestTree) {
+        if (hasFilters(requestTree)) return render(versions, requestTree);
+        const key = `${versions.status}|${versions.rootLocale ?? ''}`;
+        let items = renderedEdges.get(key);
+        if (items === undefined) renderedEdges.set(key, (items = render(versions, requestTree)));
         return items;
       },
       fill(entity, row, memo) {
@@ -303,6 +342,8 @@ function orderOf(request: NestedRequest, source: Source, sort: readonly SortItem
 interface RowPlan {
   sql(request: NestedRequest, node: PopulateNode): Fragment;
   build(json: readonly unknown[], memo: BuildMemo): Entity;
+  /** The row's entity as JSON text in SQL. */
+  render(request: NestedRequest, node: PopulateNode): Fragment;
 }
 
 function rowPlan(planner: NestedPlanner, aliases: AliasCounter, rows: RowsAt, node: PopulateNode, component?: { readonly uid: string; readonly tag: number }): RowPlan {
@@ -319,7 +360,13 @@ function rowPlan(planner: NestedPlanner, aliases: AliasCounter, rows: RowsAt, no
   const head = `${json.arrayOpen}${values.join(', ')}`;
   const offset = component === undefined ? 0 : 1;
   const firstEdge = values.length;
+  const slots = projection.renderSlots(rows.alias);
   return {
+    render(request, requestNode) {
+      if (slots === undefined) throw new NotRendered();
+      const rendered = new Map(edges.map((edge) => [edge.key, edge.render(request, requestNode.populate![edge.key]!)]));
+      return renderObject(planner.dialect, slots, rendered);
+    },
     sql(request, requestNode) {
       if (edges.length === 0) return fragment(`${head})`);
       const parts: Fragment[] = [fragment(head)];
@@ -383,6 +430,33 @@ function rowsEdge(planner: NestedPlanner, aliases: AliasCounter, key: string, js
       if (!many) return joinFragments([fragment('(SELECT '), object, fragment(from), where, fragment(' ORDER BY '), order, fragment(' LIMIT 1)')], '');
       return joinFragments([fragment('(SELECT '), json.aggregate(object, order), fragment(from), where, fragment(')')], '');
     },
+    render(request, requestNode) {
+      const text = textSupport(planner.dialect);
+      const object = row.render(request, requestNode);
+      const where = whereOf(request, source, requestNode);
+      const order = orderOf(request, source, requestNode.sort);
+      if (z !== undefined) {
+        const ranked = joinFragments(
+          [
+            fragment('SELECT '),
+            object,
+            fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '),
+            order,
+            fragment(`) AS "o", ROW_NUMBER() OVER (PARTITION BY ${column(source.rows.alias, 'document_id')} ORDER BY `),
+            order,
+            fragment(`) AS "r"${from}`),
+            where,
+          ],
+          '',
+        );
+        const aggregate = text.aggregate(text.nested(fragment(`${z}."j"`)), fragment(`${z}."o"`));
+        return text.nested(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), ranked, fragment(`) ${z} WHERE ${z}."r" = 1)`)], ''));
+      }
+      if (many) return text.nested(joinFragments([fragment('(SELECT '), text.aggregate(object, order), fragment(from), where, fragment(')')], ''));
+      // The same to-one reads as `sql` above: without ORDER BY where a top-1 sort is not free.
+      const top = !planner.dialect.capabilities.freeTopOne && requestNode.sort === undefined && !onePerDocument ? [] : [fragment(' ORDER BY '), order];
+      return text.nested(joinFragments([fragment('(SELECT '), object, fragment(from), where, ...top, fragment(' LIMIT 1)')], ''));
+    },
     value(json, memo) {
       if (!many) return json === null || json === undefined ? null : row.build(json as unknown[], memo);
       return (json as unknown[][]).map((item) => row.build(item, memo));
@@ -399,6 +473,11 @@ function countEdge(key: string, jsonKey: string, source: Source, aggregate: stri
       return joinFragments([fragment(`(SELECT ${aggregate} FROM ${source.from} WHERE `), whereOf(request, source, requestNode), fragment(')')], '');
     },
     value: (json) => ({ count: Number(json ?? 0) }),
+    render(request, requestNode) {
+      const text = textSupport(request.plan.dialect);
+      const count = joinFragments([fragment(`(SELECT ${aggregate} FROM ${source.from} WHERE `), whereOf(request, source, requestNode), fragment(')')], '');
+      return text.object([['count', text.count(count)]], false);
+    },
   };
 }
 
@@ -445,6 +524,17 @@ function zoneEdge(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt,
     value(json, memo) {
       return (json as unknown[][]).map((entry) => planned[entry[0] as number]!.row.build(entry, memo));
     },
+    render(request, requestNode) {
+      const text = textSupport(planner.dialect);
+      const selects = planned.map(({ uid, source, row }) => {
+        const sub = requestNode.on?.[uid] ?? {};
+        const [ord, id] = source.tieBreak;
+        return joinFragments([fragment('SELECT '), row.render(request, sub), fragment(` AS "j", ${ord} AS "o", ${id} AS "i" FROM ${source.from} WHERE `), whereOf(request, source, sub)], '');
+      });
+      if (selects.length === 0) return fragment(text.emptyArray);
+      const union = joinFragments(selects, ' UNION ALL ');
+      return text.nested(joinFragments([fragment('(SELECT '), text.aggregate(text.nested(fragment(`${z}."j"`)), fragment(`${z}."o", ${z}."i"`)), fragment(' FROM ('), union, fragment(`) ${z})`)], ''));
+    },
   };
 }
 
@@ -477,6 +567,10 @@ function zoneEdgePerKind(planner: NestedPlanner, key: string, jsonKey: string, p
         return joinFragments([fragment('(SELECT '), json.aggregate(entry, fragment(`${ord}, ${id}`)), fragment(` FROM ${source.from} WHERE `), whereOf(request, source, sub), fragment(')')], '');
       });
       return joinFragments([fragment(json.arrayOpen), joinFragments(kinds, ', '), fragment(')')], '');
+    },
+    render() {
+      // Only MariaDB reads zones per kind, and it writes no JSON text (Dialect.json.text).
+      throw new NotRendered();
     },
     value(json, memo) {
       const entries = (json as OrderedEntry[][]).flat();

@@ -7,20 +7,21 @@
  * nested.ts does not cover are populated per edge instead (populate.ts): + one per populated edge
  * per level.
  */
-import type { Dialect, Queryable, Row } from '../database.ts';
+import { DatabaseUsageError, type Dialect, type Queryable, type Row } from '../database.ts';
 import type { ListQuery, Pagination, PopulateTree, ReadQuery } from '../query/types.ts';
 import type { ModelSchema } from '../schema.ts';
 import { compileFilter } from './filters.ts';
 import { createPlanContext, scopeLocale, type PlanContext, type Scope } from './joins.ts';
 import { LruCache } from './lru.ts';
-import { planTree, shapeKey, type BuildMemo, type NestedPlanner, type TreePlan } from './nested.ts';
+import { NotRendered, planTree, renderObject, shapeKey, type BuildMemo, type NestedPlanner, type TreePlan } from './nested.ts';
 import { populate, populatedKeys, type LoadContext, type Parent } from './populate.ts';
 import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
 import { createProjection, LOCALE_KEY, type Projection, type ProjectionSpec } from './serialize.ts';
 import { searchCondition } from './search.ts';
 import { compileSort } from './sort.ts';
 import { and, column, fragment, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
-import type { Entity, ListResult, ReadEngine } from './types.ts';
+import type { Entity, ListResult, ReadEngine, RenderedReads } from './types.ts';
+import { needsFallback } from '../dialect/json-text.ts';
 import { localeCondition, publicationCondition, statusCondition } from './versions.ts';
 
 export interface ReadEngineOptions {
@@ -113,65 +114,131 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     });
   }
 
-  /** First matching row by id: findOne and findSingle. */
-  async function findFirst(uid: string, query: ReadQuery, extra: Fragment): Promise<Entity | null> {
+  /** The parts of a root statement a query fixes: the type, plan context, projection and WHERE. */
+  function rootParts(uid: string, query: ReadQuery) {
     const type = shared.registry.type(uid);
     const ctx = context(query);
     const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
-    const projection = rootProjection(type, query);
+    return { type, ctx, plan, projection: rootProjection(type, query), where: rootWhere(plan, type, query) };
+  }
+
+  /** `SELECT <select> FROM <type> WHERE ...` for the first matching row by id: findOne and findSingle. */
+  function firstStatement(type: TypeInfo, select: Fragment, where: Fragment): Fragment {
+    return joinFragments([fragment('SELECT '), select, fragment(` FROM ${quote(type.table)} ${ROOT} WHERE `), where, fragment(` ORDER BY ${column(ROOT, 'id')} LIMIT 1`)], '');
+  }
+
+  /** First matching row by id: findOne and findSingle. */
+  async function findFirst(uid: string, query: ReadQuery, extra: Fragment): Promise<Entity | null> {
+    const { type, ctx, plan, projection, where } = rootParts(uid, query);
     const nested = nestedPlan(type, query);
-    const sql = joinFragments(
-      [
-        fragment('SELECT '),
-        selectList(plan, projection, nested, query),
-        fragment(` FROM ${quote(type.table)} ${ROOT} WHERE `),
-        and([rootWhere(plan, type, query), extra]),
-        fragment(` ORDER BY ${column(ROOT, 'id')} LIMIT 1`),
-      ],
-      '',
-    );
+    const sql = firstStatement(type, selectList(plan, projection, nested, query), and([where, extra]));
     const rows = await db.query<Row>(sql.sql, sql.params);
     const [entity] = await entitiesOf(ctx, type, projection, rows, query, nested);
     return entity ?? null;
   }
 
-  return {
-    async findMany(uid: string, query: ListQuery): Promise<ListResult> {
-      const type = shared.registry.type(uid);
-      const ctx = context(query);
-      const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
-      const scope: Scope = {
-        type,
-        alias: ROOT,
-        locale: scopeLocale(plan, type, ROOT),
-      };
-      const where = rootWhere(plan, type, query);
-      const order = [...compileSort(plan, scope, query.sort), fragment(`${column(ROOT, 'id')} ASC`)];
-      const projection = rootProjection(type, query);
+  /** A page of a list: its statement around `select`, and the total's. */
+  function pageStatements(uid: string, query: ListQuery, select: (parts: ReturnType<typeof rootParts>) => Fragment | undefined) {
+    const parts = rootParts(uid, query);
+    const selected = select(parts);
+    if (selected === undefined) return undefined;
+    const { type, plan, where } = parts;
+    const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
+    const order = [...compileSort(plan, scope, query.sort), fragment(`${column(ROOT, 'id')} ASC`)];
+    const { limit, offset } = window(query.pagination);
+    const from = `${quote(type.table)} ${ROOT}`;
+    const page = joinFragments([fragment('SELECT '), selected, fragment(` FROM ${from} WHERE `), where, fragment(' ORDER BY '), joinFragments(order, ', '), limitClause(dialect, limit, offset)], '');
+    const count = joinFragments([fragment(`SELECT COUNT(*) AS ${quote('count')} FROM ${from} WHERE `), where], '');
+    return { parts, page, count };
+  }
+
+  function countOf(query: ListQuery, count: Fragment): Promise<number | undefined> {
+    return query.pagination.withCount ? db.query<Row>(count.sql, count.params).then((r) => Number(r[0]?.['count'] ?? 0)) : Promise.resolve(undefined);
+  }
+
+  /** The root's entity as JSON text (`AS "j"`), or undefined where it must be read in rows. */
+  function renderedSelect(type: TypeInfo, plan: PlanContext, projection: Projection, query: ReadQuery): Fragment | undefined {
+    if (perEdge) return undefined;
+    const slots = projection.renderSlots(ROOT);
+    if (slots === undefined) return undefined;
+    let edges: ReadonlyMap<string, Fragment> = NO_EDGES;
+    if (Object.keys(query.populate).length > 0) {
       const nested = nestedPlan(type, query);
-      const { limit, offset } = window(query.pagination);
-      const from = `${quote(type.table)} ${ROOT}`;
-      const page = joinFragments(
-        [
-          fragment('SELECT '),
-          selectList(plan, projection, nested, query),
-          fragment(` FROM ${from} WHERE `),
-          where,
-          fragment(' ORDER BY '),
-          joinFragments(order, ', '),
-          limitClause(dialect, limit, offset),
-        ],
-        '',
-      );
-      const count = joinFragments([fragment(`SELECT COUNT(*) AS ${quote('count')} FROM ${from} WHERE `), where], '');
-      const [rows, total] = await Promise.all([
-        db.query<Row>(page.sql, page.params),
-        query.pagination.withCount ? db.query<Row>(count.sql, count.params).then((r) => Number(r[0]?.['count'] ?? 0)) : undefined,
-      ]);
-      return {
-        results: await entitiesOf(ctx, type, projection, rows, query, nested),
-        total,
-      };
+      if (nested === undefined) return undefined;
+      try {
+        edges = nested.renderEdges({ status: plan.status, rootLocale: plan.rootLocale }, query.populate);
+      } catch (error) {
+        if (error instanceof NotRendered) return undefined;
+        throw error;
+      }
+    }
+    return joinFragments([renderObject(dialect, slots, edges, true), fragment(' AS "j"')], '');
+  }
+
+  /** findOne and findSingle as JSON text: `null` for no entity, undefined to read in rows. */
+  async function renderFirst(uid: string, query: ReadQuery, extra: Fragment): Promise<string | undefined> {
+    if (fellBack.has(query)) return undefined;
+    const { type, plan, projection, where } = rootParts(uid, query);
+    const select = renderedSelect(type, plan, projection, query);
+    if (select === undefined) return undefined;
+    const sql = firstStatement(type, select, and([where, extra]));
+    const rows = await whenWritten(db.query<Row>(sql.sql, sql.params));
+    if (rows?.length === 0) return 'null';
+    const json = rows?.[0]!['j'] as string | undefined;
+    if (json !== undefined && !needsFallback(json)) return json;
+    fellBack.add(query);
+    return undefined;
+  }
+
+  /**
+   * Queries whose rendered answer held a value only JavaScript prints right: a query object seen
+   * again (REST's cached plans hand out the same one per query string) goes to rows at once
+   * instead of paying for both reads. Only the cost depends on it, never the answer.
+   */
+  const fellBack = new WeakSet<ReadQuery>();
+  /**
+   * The rendered statements of a query object, or null where it is read in rows: a statement
+   * depends on nothing but the query, and REST's cached plans hand out one frozen query object per
+   * query string, so a repeated query costs a lookup, and its SQL text is the same string each
+   * time (the prepared-statement cache hashes it once).
+   */
+  const renderedPages = new WeakMap<ListQuery, Map<string, { readonly page: Fragment; readonly count: Fragment } | null>>();
+  const rendered: RenderedReads = {
+    async findMany(uid, query) {
+      if (fellBack.has(query)) return undefined;
+      let byType = renderedPages.get(query);
+      if (byType === undefined) renderedPages.set(query, (byType = new Map()));
+      let statements = byType.get(uid);
+      if (statements === undefined) {
+        statements = pageStatements(uid, query, ({ type, plan, projection }) => renderedSelect(type, plan, projection, query)) ?? null;
+        byType.set(uid, statements);
+      }
+      if (statements === null) return undefined;
+      const { page, count } = statements;
+      const read = await whenWritten(Promise.all([db.query<Row>(page.sql, page.params), countOf(query, count)]));
+      if (read !== undefined) {
+        const [rows, total] = read;
+        const json = `[${rows.map((row) => row['j'] as string).join(',')}]`;
+        if (!needsFallback(json)) return { json, total };
+      }
+      fellBack.add(query);
+      return undefined;
+    },
+    findOne: (uid, documentId, query) => renderFirst(uid, query, fragment(`${column(ROOT, 'document_id')} = ?`, [documentId])),
+    findSingle: (uid, query) => renderFirst(uid, query, TRUE),
+  };
+
+  return {
+    rendered,
+
+    async findMany(uid: string, query: ListQuery): Promise<ListResult> {
+      let nested: TreePlan | undefined;
+      const { parts, page, count } = pageStatements(uid, query, ({ type, plan, projection }) => {
+        nested = nestedPlan(type, query);
+        return selectList(plan, projection, nested, query);
+      })!;
+      const [rows, total] = await Promise.all([db.query<Row>(page.sql, page.params), countOf(query, count)]);
+      return { results: await entitiesOf(parts.ctx, parts.type, parts.projection, rows, query, nested), total };
     },
 
     findOne(uid: string, documentId: string, query: ReadQuery): Promise<Entity | null> {
@@ -183,6 +250,24 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     },
   };
 }
+
+/**
+ * The result of a rendered read, or undefined when the database could not write it: a stored
+ * value its JSON functions refuse (SQLite's json() on text that is not JSON) fails the statement,
+ * and the read then runs in rows, which answers for such values as it always has.
+ */
+async function whenWritten<T>(read: Promise<T>): Promise<T | undefined> {
+  try {
+    return await read;
+  } catch (error) {
+    // A closed or misused handle fails the same way in rows: say so now.
+    if (error instanceof DatabaseUsageError) throw error;
+    return undefined;
+  }
+}
+
+/** A root with nothing populated: its rendered object has no edges. */
+const NO_EDGES: ReadonlyMap<string, Fragment> = new Map();
 
 function window(pagination: Pagination): {
   readonly limit: number;

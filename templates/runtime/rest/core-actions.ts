@@ -10,7 +10,8 @@ import { canRead, type Access } from '../access.ts';
 import type { CoreActions, RouteContext } from '../extensions/types.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
-import type { Entity, WriteOptions } from '../engine/types.ts';
+import type { Entity, RenderedReads, WriteOptions } from '../engine/types.ts';
+import { JsonText } from '../send.ts';
 import { parseListQuery, parseQueryString, parseReadQuery, type QueryContext } from '../query/params.ts';
 import type { ListQuery, ReadQuery } from '../query/types.ts';
 import { documentEnvelope, listEnvelope, paginationMeta } from './envelope.ts';
@@ -50,6 +51,17 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
     if (entity === null) throw new NotFoundError();
     return documentEnvelope(shaped(req)(entity));
   };
+  /**
+   * The database's JSON text of the read, where nothing but this action sees the request or its
+   * answer (no policy, middleware, project controller, document middleware, v4 format).
+   */
+  const rendered = (ctx: RouteContext) => (untouched.has(ctx) && !wantsV4(ctx.req.headers[RESPONSE_FORMAT_HEADER]) ? documents.rendered : undefined);
+  const renderedDocument = async (ctx: RouteContext, read: (reads: RenderedReads) => Promise<string | undefined>): Promise<JsonText | undefined> => {
+    const reads = rendered(ctx);
+    const json = reads === undefined ? undefined : await read(reads);
+    if (json === 'null') throw new NotFoundError();
+    return json === undefined ? undefined : new JsonText(`{"data":${json},"meta":{}}`);
+  };
   const found = (ctx: RouteContext, entity: Entity | null) => {
     if (entity === null) throw new NotFoundError();
     return documentEnvelope(shaped(ctx.req)(entity));
@@ -62,8 +74,14 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
 
   if (schema.kind === 'singleType') {
     return {
-      find: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
-      findOne: async (ctx) => found(ctx, await documents.findSingle(uid, readQuery(ctx))),
+      find: async (ctx) => {
+        const query = readQuery(ctx);
+        return (await renderedDocument(ctx, (reads) => reads.findSingle(uid, query))) ?? found(ctx, await documents.findSingle(uid, query));
+      },
+      findOne: async (ctx) => {
+        const query = readQuery(ctx);
+        return (await renderedDocument(ctx, (reads) => reads.findSingle(uid, query))) ?? found(ctx, await documents.findSingle(uid, query));
+      },
       create: async (ctx) => {
         const query = readQuery(ctx);
         const options = writeOptions(query);
@@ -83,10 +101,16 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
   return {
     find: async (ctx) => {
       const query = listQuery(ctx);
+      const page = await rendered(ctx)?.findMany(uid, query);
+      if (page !== undefined) return new JsonText(`{"data":${page.json},"meta":${JSON.stringify({ pagination: paginationMeta(query.pagination, page.total) })}}`);
       const { results, total } = await documents.findMany(uid, query);
       return listEnvelope(results.map(shaped(ctx.req)), paginationMeta(query.pagination, total));
     },
-    findOne: async (ctx) => found(ctx, await documents.findOne(uid, documentIdParam(ctx), readQuery(ctx))),
+    findOne: async (ctx) => {
+      const documentId = documentIdParam(ctx);
+      const query = readQuery(ctx);
+      return (await renderedDocument(ctx, (reads) => reads.findOne(uid, documentId, query))) ?? found(ctx, await documents.findOne(uid, documentId, query));
+    },
     create: async (ctx) => {
       const query = readQuery(ctx);
       const options = writeOptions(query);

@@ -5,6 +5,7 @@
 import type { SqlValue } from '../database.ts';
 import { fragment, joinFragments, quote } from '../engine/sql.ts';
 import { codeOf } from './sqlite.ts';
+import { postgresJsonText } from './json-text.ts';
 import type { Dialect, IdKind } from './types.ts';
 
 /** The key of the migrations' advisory lock: "capi" and 1. */
@@ -84,6 +85,7 @@ export const postgresDialect: Dialect = {
     reparse: (value) => value,
     aggregate: (value, order) => joinFragments([fragment('COALESCE(json_agg('), value, fragment(' ORDER BY '), order, fragment(`), '[]'::json)`)], ''),
     readsAsText: false,
+    text: postgresJsonText,
   },
   capabilities: {
     caseSensitiveLike: true,

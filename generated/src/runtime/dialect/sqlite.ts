@@ -5,6 +5,7 @@
  */
 import type { SqlValue } from '../database.ts';
 import { fragment, joinFragments, quote, type Fragment } from '../engine/sql.ts';
+import { sqliteJsonText } from './json-text.ts';
 import type { Dialect } from './types.ts';
 
 /** Milliseconds a statement waits for another process' write lock before failing with SQLITE_BUSY. */
@@ -84,6 +85,7 @@ export const sqliteDialect: Dialect = {
     reparse: (value: Fragment) => joinFragments([fragment('json('), value, fragment(')')], ''),
     aggregate: (value, order) => joinFragments([fragment('json_group_array('), value, fragment(' ORDER BY '), order, fragment(')')], ''),
     readsAsText: true,
+    text: sqliteJsonText,
   },
   capabilities: {
     caseSensitiveLike: false,

@@ -17,6 +17,7 @@
  * `renderStatement(dialect, ...)` and binds values with `dialect.bindValue`.
  */
 import type { SqlParam } from '../../contract/operators.ts';
+import type { Serialization } from '../../contract/scalar-types.ts';
 import type { SqlValue } from '../database.ts';
 import type { Fragment } from '../engine/sql.ts';
 
@@ -94,6 +95,35 @@ export interface JsonSupport {
    * runtime must parse; false when it returns them parsed.
    */
   readonly readsAsText: boolean;
+  /**
+   * JSON text built in SQL (engine/rendered.ts): reads whose response body the database writes
+   * whole, with no per-row JavaScript. Undefined where the database does not (MySQL).
+   */
+  readonly text?: JsonTextSupport;
+}
+
+/**
+ * JSON written by SQL, byte for byte as JSON.stringify writes what the per-row path
+ * (engine/values.ts decoders, then JSON.stringify) answers. SQLite builds it with its JSON
+ * functions (json_object, json_group_array: C code, faster than text concatenation there);
+ * PostgreSQL concatenates text (its json_build_object writes spaces JavaScript does not).
+ */
+export interface JsonTextSupport {
+  /**
+   * A column of each serialization as a value `object` and `aggregate` take (NULL is `null`), or
+   * the fallback marker (dialect/json-text.ts) where the database cannot be sure to write what
+   * JavaScript writes (a float JavaScript writes in exponent form, a timestamp not in ISO form):
+   * a body holding it is thrown away and the read runs in JavaScript instead.
+   */
+  readonly values: Readonly<Record<Serialization, (expr: string) => string>>;
+  /** An object of these keys and values, in order. */
+  object(entries: readonly (readonly [key: string, value: Fragment])[]): Fragment;
+  /** The JSON a scalar subquery returns, as a value again (SQLite loses its JSON type on the way); `null` for no row. */
+  nested(subquery: Fragment): Fragment;
+  /** The array of `item` over the rows in `order`; `[]` when there are none. */
+  aggregate(item: Fragment, order: Fragment): Fragment;
+  /** A number (a COUNT) as a value. */
+  count(subquery: Fragment): Fragment;
 }
 
 /** What the planners may rely on; each flag names the measurement or limit it stands for. */

@@ -43,7 +43,19 @@ export interface Projection {
   /** The entity from `jsonValues`' parsed array, starting at `offset`. */
   buildFrom(values: readonly unknown[], offset: number): Entity;
   build(row: Row): Entity;
+  /**
+   * The entity's keys in output order with, for each returned column, the SQL text of its JSON
+   * value (Dialect.json.text); populated attributes are left to the caller (rendered.ts).
+   * Undefined when the database does not write JSON text.
+   */
+  renderSlots(alias: string): readonly RenderSlot[] | undefined;
 }
+
+/** One key of an entity rendered in SQL: a column's JSON text, a populated attribute, or a constant. */
+export type RenderSlot =
+  | { readonly kind: 'value'; readonly key: string; readonly sql: string }
+  | { readonly kind: 'populated'; readonly key: string }
+  | { readonly kind: 'constant'; readonly key: string; readonly value: string };
 
 /** Column alias of the row's locale, selected on localized types whether returned or not. */
 export const LOCALE_KEY = '__locale';
@@ -83,6 +95,8 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
 
   const selects = new Map<string, string>();
   const values = new Map<string, readonly string[]>();
+  const rendered = new Map<string, readonly RenderSlot[]>();
+  const text = dialect.json.text;
   return {
     select(alias) {
       let list = selects.get(alias);
@@ -99,6 +113,21 @@ export function createProjection(dialect: Dialect, type: TypeInfo, spec: Project
       if (list === undefined) {
         list = selected.map((scalar) => jsonExpr(dialect, alias, scalar));
         values.set(alias, list);
+      }
+      return list;
+    },
+    renderSlots(alias) {
+      if (text === undefined) return undefined;
+      let list = rendered.get(alias);
+      if (list === undefined) {
+        let next = 0;
+        list = slots.map((slot): RenderSlot => {
+          if (slot.kind === 'empty') return { kind: 'populated', key: slot.key };
+          if (slot.kind === 'constant') return slot;
+          const scalar = selected[next++]!;
+          return { kind: 'value', key: slot.key, sql: text.values[SCALAR_TYPES[scalar.type].serialize](column(alias, scalar.column)) };
+        });
+        rendered.set(alias, list);
       }
       return list;
     },

@@ -9,6 +9,7 @@ export function createDocumentService(app: Pick<AppContext, 'db' | 'model' | 'co
   const read = createReadEngine({ db: app.db, model: app.model });
   const write = createWriteEngine({ db: app.db, model: app.model, i18n: app.config.plugins.i18n, ...(hooks === undefined ? {} : { hooks }) });
   return {
+    rendered: read.rendered,
     findMany: (uid, query) => read.findMany(uid, query),
     findOne: (uid, documentId, query) => read.findOne(uid, documentId, query),
     findSingle: (uid, query) => read.findSingle(uid, query),

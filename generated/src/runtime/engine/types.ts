@@ -16,7 +16,28 @@ export interface ListResult {
   readonly total: number | undefined;
 }
 
+/** A page whose entries the database wrote as JSON text (engine/read.ts `rendered`). */
+export interface RenderedList {
+  /** The entries: a JSON array, byte for byte what JSON.stringify writes of `findMany`'s results. */
+  readonly json: string;
+  readonly total: number | undefined;
+}
+
+/**
+ * Reads answered as JSON text written by the database, with no per-row JavaScript. Each returns
+ * undefined where the database, the populate tree or a stored value needs the per-row path; the
+ * caller then calls the ReadEngine method of the same name.
+ */
+export interface RenderedReads {
+  findMany(uid: string, query: ListQuery): Promise<RenderedList | undefined>;
+  /** The entity as JSON text, `null` when there is none. */
+  findOne(uid: string, documentId: string, query: ReadQuery): Promise<string | undefined>;
+  findSingle(uid: string, query: ReadQuery): Promise<string | undefined>;
+}
+
 export interface ReadEngine {
+  /** The same reads as JSON text; absent on services that wrap the engine (document middlewares). */
+  readonly rendered?: RenderedReads;
   findMany(uid: string, query: ListQuery): Promise<ListResult>;
   /** One document's version selected by `query.status` / `query.locale`, or null. */
   findOne(uid: string, documentId: string, query: ReadQuery): Promise<Entity | null>;

@@ -135,7 +135,8 @@ export interface Lifecycles<E extends object = Entity> {
 }
 
 /** The document service's methods, as `strapi.documents.use` middlewares see them. */
-export type DocumentAction = keyof DocumentService;
+/** `rendered` is the engine's own shortcut, not an action: a wrapped service leaves it out. */
+export type DocumentAction = Exclude<keyof DocumentService, 'rendered'>;
 
 export interface DocumentMiddlewareContext {
   readonly uid: string;
