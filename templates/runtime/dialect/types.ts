@@ -126,6 +126,8 @@ export interface JsonTextSupport {
   nested(subquery: Fragment): Fragment;
   /** The array of `item` over the rows in `order`; `[]` when there are none. */
   aggregate(item: Fragment, order: Fragment): Fragment;
+  /** A constant string (a dynamic zone entry's `__component`) as a value. */
+  string(value: string): string;
   /** An empty array as a value. */
   readonly emptyArray: string;
   /** A number (a COUNT) as a value. */
@@ -145,8 +147,9 @@ export interface Capabilities {
    */
   readonly freeTopOne: boolean;
   /**
-   * A to-many relation populated below a relation may be read in the root statement. SQLite:
-   * false (no round trip to save; measured slower than the per-edge path).
+   * A to-many relation populated below a relation may be read into rows in the root statement.
+   * SQLite: false (no round trip to save; measured slower than the per-edge path). Rendered reads
+   * (Dialect.json.text) nest it everywhere.
    */
   readonly nestedToManyBelowRelation: boolean;
   /**

@@ -52,7 +52,7 @@ const SQLITE_VALUES: Readonly<Record<Serialization, (expr: string) => string>> =
   date: (x) => `CASE WHEN ${x} GLOB '${DATE_GLOB}*' THEN substr(${x}, 1, 10) WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`,
   time: (x) => `CASE WHEN ${x} GLOB '${TIME_GLOB}' THEN ${x} WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`,
   datetime: (x) => x,
-  json: (x) => `json(${x})`,
+  json: (x) => `jsonb(${x})`,
 };
 
 /**
@@ -70,12 +70,30 @@ function literal(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
+/**
+ * SQLite nests JSONB (the binary form its JSON functions take as a value as it is) and writes text
+ * once, at the root: passing text up through each subquery would parse every level again, about a
+ * tenth of a populate=* statement (docs/benchmarks.md).
+ */
 export const sqliteJsonText: JsonTextSupport = {
   values: SQLITE_VALUES,
-  object: (entries) => joinFragments([fragment('json_object('), joinFragments(entries.map(([key, value]) => joinFragments([fragment(`${literal(key)}, `), value], '')), ', '), fragment(')')], ''),
-  // SQLite loses the JSON type across a subquery: json() gives it back (NULL stays NULL: `null`).
-  nested: (subquery) => joinFragments([fragment('json('), subquery, fragment(')')], ''),
-  aggregate: (item, order) => joinFragments([fragment('json_group_array('), item, fragment(' ORDER BY '), order, fragment(')')], ''),
+  object: (entries, outer) =>
+    joinFragments(
+      [
+        fragment(outer ? 'json_object(' : 'jsonb_object('),
+        joinFragments(
+          entries.map(([key, value]) => joinFragments([fragment(`${literal(key)}, `), value], '')),
+          ', ',
+        ),
+        fragment(')'),
+      ],
+      '',
+    ),
+  // A JSONB blob stays JSONB through a subquery; no row is NULL, which the objects write as `null`.
+  nested: (subquery) => subquery,
+  aggregate: (item, order) => joinFragments([fragment('jsonb_group_array('), item, fragment(' ORDER BY '), order, fragment(')')], ''),
+  string: literal,
+  emptyArray: 'jsonb_array()',
   count: (subquery) => subquery,
 };
 
@@ -88,14 +106,12 @@ function pgTimestamp(x: string): string {
 
 const POSTGRES_VALUES: Readonly<Record<Serialization, (expr: string) => string>> = {
   asIs: (x) => `COALESCE(to_json(${x})::text, 'null')`,
-  number: (x) =>
-    `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} = 0 THEN '0' WHEN abs(${x}) < 1e-4 OR abs(${x}) >= 1e15 THEN ${FALLBACK_SQL} ELSE (${x})::float8::text END`,
+  number: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} = 0 THEN '0' WHEN abs(${x}) < 1e-4 OR abs(${x}) >= 1e15 THEN ${FALLBACK_SQL} ELSE (${x})::float8::text END`,
   biginteger: (x) => `COALESCE(to_json((${x})::text)::text, 'null')`,
   boolean: (x) => `COALESCE(to_json(${x})::text, 'null')`,
   date: (x) => `COALESCE('"' || to_char(${x}, 'YYYY-MM-DD') || '"', 'null')`,
   time: (x) => `COALESCE('"' || to_char(${x}, 'HH24:MI:SS.MS') || '"', 'null')`,
-  datetime: (x) =>
-    `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} < '0001-01-01T00:00:00Z' OR ${x} >= '10000-01-01T00:00:00Z' THEN ${FALLBACK_SQL} ELSE '"' || ${pgTimestamp(x)} || '"' END`,
+  datetime: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} < '0001-01-01T00:00:00Z' OR ${x} >= '10000-01-01T00:00:00Z' THEN ${FALLBACK_SQL} ELSE '"' || ${pgTimestamp(x)} || '"' END`,
   json: () => FALLBACK_SQL,
 };
 
@@ -113,5 +129,7 @@ export const postgresJsonText: JsonTextSupport = {
   },
   nested: (subquery) => joinFragments([fragment('COALESCE('), subquery, fragment(`, 'null')`)], ''),
   aggregate: (item, order) => joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], ''),
+  string: (value) => literal(JSON.stringify(value)),
+  emptyArray: `'[]'`,
   count: (subquery) => joinFragments([fragment('('), subquery, fragment(')::text')], ''),
 };

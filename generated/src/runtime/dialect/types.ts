@@ -116,12 +116,20 @@ export interface JsonTextSupport {
    * a body holding it is thrown away and the read runs in JavaScript instead.
    */
   readonly values: Readonly<Record<Serialization, (expr: string) => string>>;
-  /** An object of these keys and values, in order. */
-  object(entries: readonly (readonly [key: string, value: Fragment])[]): Fragment;
+  /**
+   * An object of these keys and values, in order: JSON text when `outer` (the root entity, read by
+   * the driver), else in whatever form the database nests fastest (SQLite: JSONB, never rendered
+   * to text and parsed again on its way up).
+   */
+  object(entries: readonly (readonly [key: string, value: Fragment])[], outer: boolean): Fragment;
   /** The JSON a scalar subquery returns, as a value again (SQLite loses its JSON type on the way); `null` for no row. */
   nested(subquery: Fragment): Fragment;
   /** The array of `item` over the rows in `order`; `[]` when there are none. */
   aggregate(item: Fragment, order: Fragment): Fragment;
+  /** A constant string (a dynamic zone entry's `__component`) as a value. */
+  string(value: string): string;
+  /** An empty array as a value. */
+  readonly emptyArray: string;
   /** A number (a COUNT) as a value. */
   count(subquery: Fragment): Fragment;
 }
@@ -139,8 +147,9 @@ export interface Capabilities {
    */
   readonly freeTopOne: boolean;
   /**
-   * A to-many relation populated below a relation may be read in the root statement. SQLite:
-   * false (no round trip to save; measured slower than the per-edge path).
+   * A to-many relation populated below a relation may be read into rows in the root statement.
+   * SQLite: false (no round trip to save; measured slower than the per-edge path). Rendered reads
+   * (Dialect.json.text) nest it everywhere.
    */
   readonly nestedToManyBelowRelation: boolean;
   /**
