@@ -97,12 +97,14 @@ describe.each(clients)('rendered reads against rows on %s', (database) => {
     expect(await ask(rendered.url, '/api/articles?populate=*', { 'strapi-response-format': 'v4' })).toEqual(await ask(rows.url, '/api/articles?populate=*', { 'strapi-response-format': 'v4' }));
   });
 
-  it('reads in one statement, two with the total', async () => {
+  it('reads in one statement, the total included', async () => {
     if (database === 'mysql') return; // MariaDB writes no JSON text: its reads are the rows path's.
     const count = async (path: string) => Number((await fetch(`${rendered.url}${path}`)).headers.get('x-query-count'));
-    expect(await count('/api/tags')).toBe(2);
+    expect(await count('/api/tags')).toBe(1);
     expect(await count('/api/tags?pagination[withCount]=false')).toBe(1);
-    expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[category][populate][articles]=true&populate[blocks]=true')).toBe(2);
+    expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[category][populate][articles]=true&populate[blocks]=true')).toBe(1);
+    // A page past the end has no row to carry the total: it is counted apart.
+    expect(await count('/api/tags?pagination[page]=50')).toBe(2);
     expect(await count(`/api/articles/${Object.values(seedMap.documents).find((d) => d.uid === 'api::article.article')?.documentId}?populate=*`)).toBe(1);
   });
 
@@ -119,7 +121,8 @@ describe.each(clients)('rendered reads against rows on %s', (database) => {
     const body = await first.text();
     expect(body).toContain('"weight":0.30000000000000004');
     expect(body).toBe((await ask(rows.url, path)).body);
-    if (database !== 'mysql') expect(Number(first.headers.get('x-query-count'))).toBe(4);
+    // The rendered read (one statement), then the rows path's two.
+    if (database !== 'mysql') expect(Number(first.headers.get('x-query-count'))).toBe(3);
     const again = await fetch(`${rendered.url}${path}`);
     expect(await again.text()).toBe(body);
     expect(Number(again.headers.get('x-query-count'))).toBe(2);

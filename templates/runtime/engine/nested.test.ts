@@ -225,7 +225,8 @@ describe.each(clients)('one statement against per edge on %s', (client) => {
         expect(actual.result).toBeDefined();
         expect(actual.result!.json).toBe(JSON.stringify(expected.results));
         expect(actual.result!.total).toBe(expected.total);
-        expect(actual.statements).toBe(query.pagination.withCount ? 2 : 1);
+        // One statement; the total rides along on the rows, so a page past the end counts apart.
+        expect(actual.statements).toBe(query.pagination.withCount && expected.results.length === 0 ? 2 : 1);
         written += 1;
       }),
       { numRuns: 150 },

@@ -216,15 +216,23 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       if (byType === undefined) renderedPages.set(query, (byType = new Map()));
       let statements = byType.get(uid);
       if (statements === undefined) {
-        statements = pageStatements(uid, query, ({ type, plan, projection }) => renderedSelect(type, plan, projection, query)) ?? null;
+        statements =
+          pageStatements(uid, query, ({ type, plan, projection, where }) => {
+            const object = renderedSelect(type, plan, projection, query);
+            if (object === undefined || !query.pagination.withCount) return object;
+            // The total rides along as a column, an uncorrelated subquery the database runs once:
+            // one statement, where the rows path runs two.
+            return joinFragments([object, fragment(`, (SELECT COUNT(*) FROM ${quote(type.table)} ${ROOT} WHERE `), where, fragment(`) AS ${quote('n')}`)], '');
+          }) ?? null;
         byType.set(uid, statements);
       }
       if (statements === null) return undefined;
       const { page, count } = statements;
-      const read = await whenWritten(Promise.all([db.query<Row>(page.sql, page.params), countOf(query, count)]));
-      if (read !== undefined) {
-        const [rows, total] = read;
+      const rows = await whenWritten(db.query<Row>(page.sql, page.params));
+      if (rows !== undefined) {
         const json = `[${rows.map((row) => row['j'] as string).join(',')}]`;
+        // A page past the end has no row to carry the total: counted on its own.
+        const total = !query.pagination.withCount ? undefined : rows.length > 0 ? Number(rows[0]!['n']) : await countOf(query, count);
         if (!needsFallback(json)) return { json, total };
       }
       fellBack.add(query);
