@@ -74,7 +74,7 @@ function listResolver(runtime: GraphqlRuntime, name: string): (source: unknown, 
   return (source, args, context) => {
     if (!isEntity(source)) return [];
     const listArgs: ListArgs = args;
-    const derived = context.lists.get(source, name, listArgsKey(listArgs));
+    const derived = context.lists.get(source, name, () => listArgsKey(listArgs));
     return windowOf(derived ?? rows(source, name), paginationWindow(listArgs.pagination, runtime.graphql));
   };
 }

@@ -17,8 +17,14 @@ export class DerivedLists {
     byKey.set(`${attribute}\u0000${argsKey}`, rows);
   }
 
-  get(parent: Entity, attribute: string, argsKey: string): Entity[] | undefined {
-    return this.lists.get(parent)?.get(`${attribute}\u0000${argsKey}`);
+  /**
+   * The list derived for these arguments; `argsKey` is asked for only when the parent has derived
+   * lists at all (most have none: their lists came from the engine), since building it costs a
+   * canonical JSON of the arguments per parent row and field.
+   */
+  get(parent: Entity, attribute: string, argsKey: () => string): Entity[] | undefined {
+    const byKey = this.lists.get(parent);
+    return byKey === undefined ? undefined : byKey.get(`${attribute}\u0000${argsKey()}`);
   }
 }
 
