@@ -147,9 +147,9 @@ export interface Capabilities {
    */
   readonly freeTopOne: boolean;
   /**
-   * A to-many relation populated below a relation may be read into rows in the root statement.
-   * SQLite: false (no round trip to save; measured slower than the per-edge path). Rendered reads
-   * (Dialect.json.text) nest it everywhere.
+   * A to-many relation populated below a relation may be read in the root statement. SQLite:
+   * false (no round trip to save; measured slower than the per-edge path, rendered or not: it runs
+   * once per parent row there, once per distinct row per edge). Such trees are read in rows.
    */
   readonly nestedToManyBelowRelation: boolean;
   /**

@@ -54,10 +54,10 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   const perEdge = (options.populate ?? (process.env['CAPI_READ_PER_EDGE'] === '1' ? 'per-edge' : 'statement')) === 'per-edge';
 
   /** The populate tree planned into the root statement, or undefined to read it per edge. */
-  function nestedPlan(type: TypeInfo, query: ReadQuery, rendered = false): TreePlan | undefined {
+  function nestedPlan(type: TypeInfo, query: ReadQuery): TreePlan | undefined {
     if (perEdge || Object.keys(query.populate).length === 0) return undefined;
     const rootLocale = query.locale === undefined || query.locale === '*' ? undefined : query.locale;
-    return shared.tree(type, query.populate, rootLocale !== undefined, rendered);
+    return shared.tree(type, query.populate, rootLocale !== undefined);
   }
 
   /** The root's SELECT list: its columns, then one JSON column per populated edge. */
@@ -169,7 +169,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     if (slots === undefined) return undefined;
     let edges: ReadonlyMap<string, Fragment> = NO_EDGES;
     if (Object.keys(query.populate).length > 0) {
-      const nested = nestedPlan(type, query, true);
+      const nested = nestedPlan(type, query);
       if (nested === undefined) return undefined;
       try {
         edges = nested.renderEdges({ status: plan.status, rootLocale: plan.rootLocale }, query.populate);
@@ -306,7 +306,7 @@ interface SharedState {
   readonly registry: Registry;
   projection(type: TypeInfo, spec: ProjectionSpec): Projection;
   /** The planned populate tree of a root type (nested.ts), cached per shape; undefined when not covered. */
-  tree(type: TypeInfo, populate: PopulateTree, rootLocaleSet: boolean, rendered: boolean): TreePlan | undefined;
+  tree(type: TypeInfo, populate: PopulateTree, rootLocaleSet: boolean): TreePlan | undefined;
 }
 
 /** Distinct populate shapes kept planned; shapes come from requests, so the cache is bounded. */
@@ -328,10 +328,10 @@ function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
     const trees = new LruCache<string, TreePlan | undefined>(TREE_PLANS);
     state = {
       registry,
-      tree(type, populate, rootLocaleSet, rendered) {
-        const key = `${type.uid}|${rootLocaleSet ? 'L' : ''}${rendered ? 'R' : ''}|${shapeKey(populate)}`;
+      tree(type, populate, rootLocaleSet) {
+        const key = `${type.uid}|${rootLocaleSet ? 'L' : ''}|${shapeKey(populate)}`;
         if (trees.has(key)) return trees.get(key);
-        const plan = planTree(planner, type, ROOT, populate, rootLocaleSet, rendered);
+        const plan = planTree(planner, type, ROOT, populate, rootLocaleSet);
         trees.set(key, plan);
         return plan;
       },

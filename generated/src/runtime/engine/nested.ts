@@ -136,9 +136,9 @@ export function renderObject(dialect: Dialect, slots: readonly RenderSlot[], edg
  * Plans `tree` over rows of `type` at `alias`; undefined when the tree needs the per-edge path.
  * The locale source of the root rows: their own column when localized, else the root locale.
  */
-export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, tree: PopulateTree, rootLocaleSet: boolean, rendered = false): TreePlan | undefined {
+export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, tree: PopulateTree, rootLocaleSet: boolean): TreePlan | undefined {
   const rootLocale: LocaleSource = rootLocaleSet ? { kind: 'root' } : { kind: 'none' };
-  const aliases: AliasCounter = { next: 0, rootLocale, rendered };
+  const aliases: AliasCounter = { next: 0, rootLocale };
   const locale: LocaleSource = type.localized ? { kind: 'column', alias } : rootLocale;
   try {
     const edges = planEdges(planner, aliases, { type, alias, locale, shared: false }, tree);
@@ -202,8 +202,6 @@ interface AliasCounter {
   next: number;
   /** What a non-localized content type's rows pass on: the root query's locale, if it names one. */
   readonly rootLocale: LocaleSource;
-  /** Planned for a rendered read (JSON written by the database), which nests every edge. */
-  readonly rendered: boolean;
 }
 
 /** Aliases of planned nodes: `n<k>`, a prefix filters and sorts (joins.ts, versions.ts) never use. */
@@ -229,9 +227,7 @@ function planEdges(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt
         // SQLite has no round trip to save, and a to-many relation below a relation runs once per
         // parent row here where the per-edge path reads it once per distinct row: measured slower
         // (rest-populate-deep's category.articles, docs/benchmarks.md), so it stays per edge.
-        // A rendered read has no per-row JavaScript to share rows with, and nests it: measured
-        // no slower than per edge on SQLite (docs/benchmarks.md).
-        if (!aliases.rendered && !planner.dialect.capabilities.nestedToManyBelowRelation && parent.shared && field.cardinality === 'many' && node.count !== true) throw new NotCovered();
+        if (!planner.dialect.capabilities.nestedToManyBelowRelation && parent.shared && field.cardinality === 'many' && node.count !== true) throw new NotCovered();
         const walk = relationSource(aliases, parent, field.owner, field.linkTable, target);
         // Every locale of a localized target matches where no locale applies: one version per document, the first in order.
         const onePerDocument = target.localized && parent.locale.kind === 'none';
