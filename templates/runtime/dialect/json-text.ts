@@ -62,7 +62,9 @@ const SQLITE_VALUES: Readonly<Record<Serialization, (expr: string) => string>> =
  * (exponent forms, 16-17 digits) falls back.
  */
 function sqliteNumber(x: string): string {
-  return `CASE WHEN ${x} = CAST(${x} AS INTEGER) AND abs(${x}) < 9007199254740992 THEN CAST(${x} AS INTEGER) WHEN abs(${x}) >= 1e-4 AND abs(${x}) < 1e15 AND CAST(CAST(${x} AS TEXT) AS REAL) = ${x} THEN ${x} WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`;
+  // Comparisons, not abs(): abs() of -2^63 fails the statement.
+  const plain = `((${x} >= 1e-4 AND ${x} < 1e15) OR (${x} <= -1e-4 AND ${x} > -1e15))`;
+  return `CASE WHEN ${x} = CAST(${x} AS INTEGER) AND ${x} BETWEEN -9007199254740991 AND 9007199254740991 THEN CAST(${x} AS INTEGER) WHEN ${plain} AND CAST(CAST(${x} AS TEXT) AS REAL) = ${x} THEN ${x} WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`;
 }
 
 /** A SQL string literal. */
@@ -99,21 +101,84 @@ export const sqliteJsonText: JsonTextSupport = {
 
 const FALLBACK_SQL = `'${RENDER_FALLBACK}'`;
 
-/** An ISO-8601 UTC timestamp with milliseconds, as toISOString writes it (years 1-9999). */
+/** ISO-8601 UTC with milliseconds, as toISOString writes it. */
 function pgTimestamp(x: string): string {
   return `to_char(${x} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
+/**
+ * The driver hands DATE, TIME, TIMESTAMPTZ, BIGINT and NUMERIC over as the text PostgreSQL
+ * prints (database-postgres.ts), which depends on the session's DateStyle and TimeZone; the
+ * expressions follow what the decoders make of that text.
+ */
 const POSTGRES_VALUES: Readonly<Record<Serialization, (expr: string) => string>> = {
+  // Text and integers: to_json escapes exactly the characters JSON.stringify does, alike.
   asIs: (x) => `COALESCE(to_json(${x})::text, 'null')`,
-  number: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} = 0 THEN '0' WHEN abs(${x}) < 1e-4 OR abs(${x}) >= 1e15 THEN ${FALLBACK_SQL} ELSE (${x})::float8::text END`,
-  biginteger: (x) => `COALESCE(to_json((${x})::text)::text, 'null')`,
-  boolean: (x) => `COALESCE(to_json(${x})::text, 'null')`,
-  date: (x) => `COALESCE('"' || to_char(${x}, 'YYYY-MM-DD') || '"', 'null')`,
-  time: (x) => `COALESCE('"' || to_char(${x}, 'HH24:MI:SS.MS') || '"', 'null')`,
-  datetime: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} < '0001-01-01T00:00:00Z' OR ${x} >= '10000-01-01T00:00:00Z' THEN ${FALLBACK_SQL} ELSE '"' || ${pgTimestamp(x)} || '"' END`,
-  json: () => FALLBACK_SQL,
+  // NUMERIC text read with Number(), a double as is: float8's shortest text (extra_float_digits
+  // above 0, the default; else it is rounded) is JavaScript's in the range where both write plain
+  // digits ([1e-4, 1e15) for PostgreSQL); NaN and infinities (null in JSON) fall back too.
+  number: (x) =>
+    `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} = 0 THEN '0' WHEN abs(${x}) >= 1e-4 AND abs(${x}) < 1e15 AND (SELECT current_setting('extra_float_digits')::integer > 0) ` +
+    `THEN (${x})::float8::text ELSE ${FALLBACK_SQL} END`,
+  biginteger: (x) => `CASE WHEN ${x} IS NULL THEN 'null' ELSE '"' || (${x})::text || '"' END`,
+  boolean: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} THEN 'true' ELSE 'false' END`,
+  // formatDate of the date's text: cut to `YYYY-MM-DD` where it starts so ('0001-01-01 BC'),
+  // else as is ('infinity', other DateStyles).
+  date: (x) =>
+    `CASE WHEN ${x} IS NULL THEN 'null' WHEN translate(left((${x})::text, 10), '123456789', '000000000') = '0000-00-00' THEN '"' || left((${x})::text, 10) || '"' ELSE to_json((${x})::text)::text END`,
+  // TIME(3) prints `HH:MM:SS[.fff]` (up to 24:00:00); formatTime pads the fraction to 3 digits.
+  time: (x) => `CASE WHEN ${x} IS NULL THEN 'null' ELSE '"' || to_char(${x}, 'HH24:MI:SS.MS') || '"' END`,
+  // formatTimestamp reads the ISO DateStyle's text in any zone whose offset has no seconds (local
+  // mean time before ~1900 has): the instant in UTC. Years 1-9999 in every zone, BC and infinity
+  // do not read so (a day of margin on each side falls back too).
+  datetime: (x) =>
+    `CASE WHEN ${x} IS NULL THEN 'null' WHEN NOT (SELECT current_setting('DateStyle') LIKE 'ISO%') THEN ${FALLBACK_SQL} ` +
+    `WHEN CASE WHEN (SELECT current_setting('TimeZone') IN ('UTC', 'Etc/UTC')) THEN ${x} >= '0001-01-01T00:00:00Z' AND ${x} < '10000-01-01T00:00:00Z' ` +
+    `ELSE ${x} >= '0001-01-02T00:00:00Z' AND ${x} < '9999-12-31T00:00:00Z' AND date_part('timezone', ${x})::integer % 60 = 0 END ` +
+    `THEN '"' || ${pgTimestamp(x)} || '"' ELSE ${FALLBACK_SQL} END`,
+  json: postgresJson,
 };
+
+/**
+ * jsonb's text with the escapes `\\` and `\"` replaced by control characters (which jsonb's text
+ * never holds raw), so that every `"` left delimits a string: an anchored regular expression then
+ * tells text inside strings from text outside them (`^[^"]*("[^"]*"[^"]*)*` ends outside). No
+ * pattern holds a `?`, which statement text reserves for parameters (engine/sql.ts).
+ */
+const PG_OUTSIDE_STRINGS = '^[^"]*("[^"]*"[^"]*)*';
+
+/**
+ * Outside strings: number tokens JavaScript may print differently (16 or more digits, past what
+ * every double reads back as written; a fraction ending in 0, as NUMERIC keeps the scale written:
+ * `1.50`; below 1e-6, which JavaScript writes `1e-7`) and keys of digits (JavaScript lists
+ * integer-like keys first, jsonb sorts keys by length).
+ */
+const PG_UNLIKE_JS = '[0-9](\\.{0,1}[0-9]){15}|\\.[0-9]*0([],}]|$)|0\\.0{6}|"[0-9]+": ';
+const PG_JSON_UNLIKE_JS = `'${PG_OUTSIDE_STRINGS}(${PG_UNLIKE_JS})'`;
+
+/** The same, or a string holding `, ` or `: `, which only the slow path keeps apart from jsonb's separators. */
+const PG_JSON_NOT_PLAIN = `'${PG_OUTSIDE_STRINGS}(${PG_UNLIKE_JS}|"[^"]*(, |: ))'`;
+
+/**
+ * jsonb as JSON.parse of its text and JSON.stringify make it: jsonb has parsed the value already
+ * (keys unique and sorted, strings escaped as JSON.stringify escapes them), so its text differs
+ * from JavaScript's only by the space after each `,` and `:` and by numbers, which fall back where
+ * their digits may differ (PG_JSON_UNLIKE_JS). The spaces are removed with replace() when no
+ * string holds `, ` or `: ` (media formats, most JSON), else in the pieces of the text between
+ * strings (slower: prose in blocks). `OFFSET 0` keeps PostgreSQL from pulling the
+ * subqueries up, which would compute jsonb's text once per mention.
+ */
+function postgresJson(x: string): string {
+  const unescaped = `replace(replace(t, '\\\\', chr(1)), '\\"', chr(2))`;
+  // Split at the delimiting quotes, the pieces outside strings (odd places) lose their spaces.
+  const pieces = `ARRAY(SELECT CASE WHEN n % 2 = 1 THEN replace(replace(piece, ', ', ','), ': ', ':') ELSE piece END FROM unnest(string_to_array(u, '"')) WITH ORDINALITY AS p(piece, n) ORDER BY n)`;
+  const spaced = `replace(replace(array_to_string(${pieces}, '"'), chr(2), '\\"'), chr(1), '\\\\')`;
+  return (
+    `CASE WHEN ${x} IS NULL THEN 'null' ELSE (SELECT CASE WHEN u !~ ${PG_JSON_NOT_PLAIN} THEN replace(replace(t, ', ', ','), ': ', ':') ` +
+    `WHEN u ~ ${PG_JSON_UNLIKE_JS} THEN ${FALLBACK_SQL} ELSE ${spaced} END ` +
+    `FROM (SELECT t, ${unescaped} AS u FROM (SELECT (${x})::text AS t OFFSET 0) AS jsonb_text OFFSET 0) AS unescaped) END`
+  );
+}
 
 /**
  * PostgreSQL: JSON text by concatenation. Keys are written into the SQL text; `'` is doubled and

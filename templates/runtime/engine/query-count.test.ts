@@ -14,6 +14,11 @@ import { createReadEngine } from './read.ts';
 import { asc, cond, listQuery, seedConformance, seedManyArticles, type Seeded } from './test-seed.ts';
 import type { Entity, ListResult, ReadEngine } from './types.ts';
 
+/** A statement's text with its page size left out: the limit is written into the text (read.ts limitClause). */
+function statementShape(statement: { readonly sql: string }): string {
+  return statement.sql.replace(/ LIMIT \d+ OFFSET /g, ' LIMIT <n> OFFSET ');
+}
+
 const ARTICLE = 'api::article.article';
 
 /** author, tags, cover, seo(+shareImage, metaSocial) and blocks with every kind, their media and relations. */
@@ -129,7 +134,7 @@ describe.each(clients)('statements per read on %s', (client) => {
       expect(three.statements).toHaveLength(expected.full[client]);
       expect(all.statements).toHaveLength(expected.full[client]);
       // The same statements, only with other bound ids.
-      expect(all.statements.map((s) => s.sql).sort()).toEqual(three.statements.map((s) => s.sql).sort());
+      expect(all.statements.map(statementShape).sort()).toEqual(three.statements.map(statementShape).sort());
       expect(all.statements.every((s) => s.error === undefined)).toBe(true);
     });
 
@@ -175,7 +180,7 @@ describe.each(clients)('statements per read on %s', (client) => {
       const all = await bulkArticles(200, { populate: countPopulate });
       expect(three.statements).toHaveLength(expected.counts);
       expect(all.statements).toHaveLength(expected.counts);
-      expect(all.statements.map((s) => s.sql).sort()).toEqual(three.statements.map((s) => s.sql).sort());
+      expect(all.statements.map(statementShape).sort()).toEqual(three.statements.map(statementShape).sort());
       for (const article of all.result.results) {
         expect(article['tags']).toEqual({ count: 3 });
         expect((article['seo'] as Entity)['metaSocial']).toEqual({ count: 2 });

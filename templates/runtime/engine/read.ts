@@ -296,10 +296,16 @@ function window(pagination: Pagination): {
   return { limit: pagination.limit, offset: Math.max(0, pagination.start) };
 }
 
-/** A negative limit means no limit (the parser caps limits; this only keeps SQL valid). */
+/**
+ * A negative limit means no limit (the parser caps limits; this only keeps SQL valid). The limit
+ * is written into the text, not bound: with `LIMIT ?` SQLite runs a populated page's statement
+ * at about twice the CPU (measured on rest-list and populate=*, docs/benchmarks.md). Page sizes
+ * are few, so the statement cache holds one text per size; offsets vary and stay parameters.
+ */
 function limitClause(dialect: Dialect, limit: number, offset: number): Fragment {
-  if (limit >= 0) return fragment(' LIMIT ? OFFSET ?', [limit, offset]);
-  return dialect.offsetOnly(offset);
+  if (limit < 0) return dialect.offsetOnly(offset);
+  if (!Number.isSafeInteger(limit)) throw new RangeError(`a page limit must be an integer, not ${limit}`);
+  return fragment(` LIMIT ${limit} OFFSET ?`, [offset]);
 }
 
 interface SharedState {
