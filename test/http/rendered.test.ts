@@ -3,8 +3,9 @@
  * the rows path they stand in for, on every database: two servers of one generated project on one
  * database, one with `CAPI_RENDERED_READS=0`, must answer every REST read with the same status,
  * headers and body, byte for byte; and values only JavaScript prints right (a double with 17
- * significant digits, one JavaScript writes in exponent form) make the rendered read fall back to
- * rows, still byte-equal, and from then on that query goes to rows at once.
+ * significant digits, one JavaScript writes in exponent form) or that the database's JSON
+ * functions refuse make the rendered read fall back to rows, still byte-equal, and from then on
+ * that query goes to rows at once.
  */
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -128,5 +129,20 @@ describe.each(clients)('rendered reads against rows on %s', (database) => {
     const again = await fetch(`${rendered.url}${path}`);
     expect(await again.text()).toBe(body);
     expect(Number(again.headers.get('x-query-count'))).toBe(2);
+  });
+
+  it('reads rows when a stored value fails the JSON functions of the database (SQLite: text that is not JSON in a JSON column)', async () => {
+    if (database !== 'sqlite') return; // jsonb and MariaDB's JSON columns hold only JSON.
+    const sql = await connect(database, databaseUrl);
+    try {
+      await sql.run(`UPDATE products SET specs = '{"not": json'`);
+    } finally {
+      await sql.close();
+    }
+    const path = '/api/products?fields[0]=name&fields[1]=specs';
+    const answer = await ask(rendered.url, path);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain('"specs":"{\\"not\\": json"');
+    expect(answer).toEqual(await ask(rows.url, path));
   });
 });
