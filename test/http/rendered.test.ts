@@ -103,9 +103,10 @@ describe.each(clients)('rendered reads against rows on %s', (database) => {
     const count = async (path: string) => Number((await fetch(`${rendered.url}${path}`)).headers.get('x-query-count'));
     expect(await count('/api/tags')).toBe(1);
     expect(await count('/api/tags?pagination[withCount]=false')).toBe(1);
-    expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[tags]=true&populate[blocks]=true')).toBe(1);
+    // PostgreSQL renders only reads without populate (JsonTextSupport.populated): rows and the total.
+    expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[tags]=true&populate[blocks]=true')).toBe(database === 'sqlite' ? 1 : 2);
     // SQLite reads a to-many relation below a relation per edge, in rows: the rows, author, avatar, category, its articles, the total.
-    expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[category][populate][articles]=true')).toBe(database === 'sqlite' ? 6 : 1);
+    expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[category][populate][articles]=true')).toBe(database === 'sqlite' ? 6 : 2);
     // A page past the end has no row to carry the total: it is counted apart.
     expect(await count('/api/tags?pagination[page]=50')).toBe(2);
     expect(await count(`/api/articles/${Object.values(seedMap.documents).find((d) => d.uid === 'api::article.article')?.documentId}?populate=*`)).toBe(1);
@@ -119,7 +120,7 @@ describe.each(clients)('rendered reads against rows on %s', (database) => {
     } finally {
       await sql.close();
     }
-    const path = '/api/products?populate=*';
+    const path = '/api/products';
     const first = await fetch(`${rendered.url}${path}`);
     const body = await first.text();
     expect(body).toContain('"weight":0.30000000000000004');

@@ -78,6 +78,7 @@ function literal(text: string): string {
  * tenth of a populate=* statement (docs/benchmarks.md).
  */
 export const sqliteJsonText: JsonTextSupport = {
+  populated: true,
   values: SQLITE_VALUES,
   object: (entries, outer) =>
     joinFragments(
@@ -185,6 +186,7 @@ function postgresJson(x: string): string {
  * JSON.stringify escapes the rest.
  */
 export const postgresJsonText: JsonTextSupport = {
+  populated: false,
   values: POSTGRES_VALUES,
   object(entries) {
     const parts: Fragment[] = [];

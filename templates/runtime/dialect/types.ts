@@ -110,6 +110,13 @@ export interface JsonSupport {
  */
 export interface JsonTextSupport {
   /**
+   * Whether a rendered read may hold populated attributes. SQLite: yes (populate=* measured
+   * 0.39 -> 0.16 ms of CPU per request). PostgreSQL: no, only reads without populate: its per-value
+   * SQL (to_char, to_json, CASE per value) cost the database more than the rows path costs Node,
+   * populate=* fell from 1880 to 757 req/s with both on the same cores (docs/benchmarks.md).
+   */
+  readonly populated: boolean;
+  /**
    * A column of each serialization as a value `object` and `aggregate` take (NULL is `null`), or
    * the fallback marker (dialect/json-text.ts) where the database cannot be sure to write what
    * JavaScript writes (a float JavaScript writes in exponent form, a timestamp not in ISO form):
