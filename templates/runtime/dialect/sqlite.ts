@@ -92,6 +92,7 @@ export const sqliteDialect: Dialect = {
     freeTopOne: false,
     correlatedDerivedTables: true,
     nestedToManyBelowRelation: false,
+    aggregateOrdersNulls: true,
     sharedByProcesses: false,
   },
 };

@@ -259,6 +259,21 @@ describe.each(clients)('one statement against per edge on %s', (client) => {
     expect(await rendered.findSingle('api::page.page', { status: 'published', populate: {} })).toBe(JSON.stringify(await perEdge.findSingle('api::page.page', { status: 'published', populate: {} })));
   }, 300_000);
 
+  it("places NULL in a nested sort as the statements do, next to 0 (MariaDB's GROUP_CONCAT compares them equal)", async () => {
+    for (const direction of ['asc', 'desc'] as const) {
+      // Alpha's related products hold a stock of 0 (Beta) and none (Gamma).
+      const query = {
+        status: 'published',
+        populate: { relatedProducts: { sort: [{ path: ['stock'], direction }] } },
+        sort: [],
+        pagination: { kind: 'page', page: 1, pageSize: 1, withCount: false },
+      } as const;
+      const actual = await statement.findMany('api::product.product', query);
+      expect(actual.results[0]!['relatedProducts']).toHaveLength(2);
+      expect(JSON.stringify(actual)).toBe(JSON.stringify(await perEdge.findMany('api::product.product', query)));
+    }
+  });
+
   it('renders populated reads only where the database measured faster: SQLite, not PostgreSQL', async () => {
     const rendered = createReadEngine({ db: ex.db, model, populate: 'statement' }).rendered;
     if (rendered === undefined) return;

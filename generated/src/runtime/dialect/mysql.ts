@@ -156,6 +156,7 @@ export const mysqlDialect: Dialect = {
     correlatedDerivedTables: false,
     // Several processes may serve MySQL, but the shared rate-limit store is PostgreSQL SQL
     // (rate-limit/postgres-store.ts): until a MySQL store exists, counters stay per process.
+    aggregateOrdersNulls: false,
     sharedByProcesses: false,
   },
 };

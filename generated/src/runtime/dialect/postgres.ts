@@ -92,6 +92,7 @@ export const postgresDialect: Dialect = {
     freeTopOne: true,
     correlatedDerivedTables: true,
     nestedToManyBelowRelation: true,
+    aggregateOrdersNulls: true,
     sharedByProcesses: true,
   },
 };

@@ -167,6 +167,12 @@ export interface Capabilities {
    */
   readonly correlatedDerivedTables: boolean;
   /**
+   * An aggregate's own ORDER BY (GROUP_CONCAT/json_group_array/string_agg ... ORDER BY) places NULL
+   * as the root ORDER BY does. MariaDB: false, its GROUP_CONCAT compares NULL equal to 0, so nested
+   * reads spell the null placement out (engine/sort.ts).
+   */
+  readonly aggregateOrdersNulls: boolean;
+  /**
    * Several server processes may serve the database, so shared state (rate-limit counters)
    * lives in tables; false for SQLite, which one process serves.
    */

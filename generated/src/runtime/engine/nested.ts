@@ -335,7 +335,7 @@ function whereOf(request: NestedRequest, source: Source, node: PopulateNode): Fr
 }
 
 function orderOf(request: NestedRequest, source: Source, sort: readonly SortItem[] | undefined): Fragment {
-  const terms = sort === undefined ? [] : compileSort(request.plan, filterScope(request, source.rows), sort);
+  const terms = sort === undefined ? [] : compileSort(request.plan, filterScope(request, source.rows), sort, 'aggregate');
   return joinFragments([...terms, ...source.tieBreak.map((term) => fragment(term))], ', ');
 }
 

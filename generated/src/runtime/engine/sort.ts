@@ -12,13 +12,20 @@ import type { ScalarColumn } from './registry.ts';
 import { fragment, joinFragments, type Fragment } from './sql.ts';
 import { orderExpr } from './values.ts';
 
-export function compileSort(ctx: PlanContext, scope: Scope, items: readonly SortItem[]): Fragment[] {
-  return items.map((item) => sortTerm(ctx, scope, item));
+export function compileSort(ctx: PlanContext, scope: Scope, items: readonly SortItem[], place: SortPlace = 'statement'): Fragment[] {
+  return items.map((item) => sortTerm(ctx, scope, item, place));
 }
 
-function sortTerm(ctx: PlanContext, scope: Scope, item: SortItem): Fragment {
+/** Where a sort applies: a statement's ORDER BY, or an aggregate's (nested reads). */
+export type SortPlace = 'statement' | 'aggregate';
+
+function sortTerm(ctx: PlanContext, scope: Scope, item: SortItem, place: SortPlace): Fragment {
   const value = sortValue(ctx, scope, item);
   const direction = item.direction === 'desc' ? 'DESC' : 'ASC';
+  if (place === 'aggregate' && !ctx.dialect.capabilities.aggregateOrdersNulls) {
+    // NULL first ascending and last descending, as the statements' ORDER BY places it.
+    return joinFragments([value, fragment(` IS NULL ${item.direction === 'desc' ? 'ASC' : 'DESC'}, `), value, fragment(` ${direction}`)], '');
+  }
   const nulls = ctx.dialect.nullsOrder(item.direction);
   return joinFragments([value, fragment(` ${direction}${nulls}`)], '');
 }
