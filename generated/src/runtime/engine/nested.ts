@@ -112,6 +112,29 @@ class NotCovered extends Error {}
 /** Thrown while rendering a tree the database cannot write as JSON text; the caller reads rows instead. */
 export class NotRendered extends Error {}
 
+/**
+ * The JSON functions an edge's subquery is built with: the rows' positional arrays
+ * (Dialect.json), or the rendered entities (Dialect.json.text).
+ */
+interface EdgeJson {
+  aggregate(item: Fragment, order: Fragment): Fragment;
+  /** A JSON value read back from a derived table's column. */
+  reparse(value: Fragment): Fragment;
+  /** The edge's scalar subquery as the value its parent's JSON holds. */
+  value(subquery: Fragment): Fragment;
+  /** An empty array as that value. */
+  readonly emptyArray: string;
+}
+
+function rowsJson(json: Dialect['json']): EdgeJson {
+  return { aggregate: json.aggregate, reparse: json.reparse, value: (subquery) => subquery, emptyArray: json.emptyArray };
+}
+
+function renderedJson(dialect: Dialect): EdgeJson {
+  const text = textSupport(dialect);
+  return { aggregate: text.aggregate, reparse: text.nested, value: text.nested, emptyArray: text.emptyArray };
+}
+
 function textSupport(dialect: Dialect): JsonTextSupport {
   const text = dialect.json.text;
   if (text === undefined) throw new NotRendered();
@@ -397,66 +420,43 @@ function rowsEdge(planner: NestedPlanner, aliases: AliasCounter, key: string, js
   const from = ` FROM ${source.from} WHERE `;
   const z = onePerDocument && many ? nodeAlias(aliases) : undefined;
   const json = planner.dialect.json;
+  /** The edge's correlated subquery around `object`, one row's JSON, in either form. */
+  const subquery = (form: EdgeJson, object: Fragment, request: NestedRequest, requestNode: PopulateNode): Fragment => {
+    const where = whereOf(request, source, requestNode);
+    const order = orderOf(request, source, requestNode.sort);
+    if (z !== undefined) {
+      // Rows numbered in the edge's order overall and per document; the first of each document kept.
+      const ranked = joinFragments(
+        [
+          fragment('SELECT '),
+          object,
+          fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '),
+          order,
+          fragment(`) AS "o", ROW_NUMBER() OVER (PARTITION BY ${column(source.rows.alias, 'document_id')} ORDER BY `),
+          order,
+          fragment(`) AS "r"${from}`),
+          where,
+        ],
+        '',
+      );
+      const aggregate = form.aggregate(form.reparse(fragment(`${z}."j"`)), fragment(`${z}."o"`));
+      return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), ranked, fragment(`) ${z} WHERE ${z}."r" = 1)`)], ''));
+    }
+    if (many) return form.value(joinFragments([fragment('(SELECT '), form.aggregate(object, order), fragment(from), where, fragment(')')], ''));
+    // A to-one edge matches at most one row in data written through the API (writes replace its
+    // link; status and locale pick one version), and SQLite would build a sorter per parent row to
+    // order that one row: 25% of a populate=* statement. PostgreSQL's top-1 is free.
+    const top = !planner.dialect.capabilities.freeTopOne && requestNode.sort === undefined && !onePerDocument ? [] : [fragment(' ORDER BY '), order];
+    return form.value(joinFragments([fragment('(SELECT '), object, fragment(from), where, ...top, fragment(' LIMIT 1)')], ''));
+  };
   return {
     key,
     column: jsonKey,
     sql(request, requestNode) {
-      const object = row.sql(request, requestNode);
-      const where = whereOf(request, source, requestNode);
-      const order = orderOf(request, source, requestNode.sort);
-      if (z !== undefined) {
-        // Rows numbered in the edge's order overall and per document; the first of each document kept.
-        const ranked = joinFragments(
-          [
-            fragment('SELECT '),
-            object,
-            fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '),
-            order,
-            fragment(`) AS "o", ROW_NUMBER() OVER (PARTITION BY ${column(source.rows.alias, 'document_id')} ORDER BY `),
-            order,
-            fragment(`) AS "r"${from}`),
-            where,
-          ],
-          '',
-        );
-        const aggregate = json.aggregate(json.reparse(fragment(`${z}."j"`)), fragment(`${z}."o"`));
-        return joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), ranked, fragment(`) ${z} WHERE ${z}."r" = 1)`)], '');
-      }
-      if (!many && !planner.dialect.capabilities.freeTopOne && requestNode.sort === undefined && !onePerDocument) {
-        // A to-one edge matches at most one row in data written through the API (writes replace
-        // its link; status and locale pick one version), and SQLite would build a sorter per
-        // parent row to order that one row: 25% of a populate=* statement. PostgreSQL's top-1 is free.
-        return joinFragments([fragment('(SELECT '), object, fragment(from), where, fragment(' LIMIT 1)')], '');
-      }
-      if (!many) return joinFragments([fragment('(SELECT '), object, fragment(from), where, fragment(' ORDER BY '), order, fragment(' LIMIT 1)')], '');
-      return joinFragments([fragment('(SELECT '), json.aggregate(object, order), fragment(from), where, fragment(')')], '');
+      return subquery(rowsJson(json), row.sql(request, requestNode), request, requestNode);
     },
     render(request, requestNode) {
-      const text = textSupport(planner.dialect);
-      const object = row.render(request, requestNode);
-      const where = whereOf(request, source, requestNode);
-      const order = orderOf(request, source, requestNode.sort);
-      if (z !== undefined) {
-        const ranked = joinFragments(
-          [
-            fragment('SELECT '),
-            object,
-            fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '),
-            order,
-            fragment(`) AS "o", ROW_NUMBER() OVER (PARTITION BY ${column(source.rows.alias, 'document_id')} ORDER BY `),
-            order,
-            fragment(`) AS "r"${from}`),
-            where,
-          ],
-          '',
-        );
-        const aggregate = text.aggregate(text.nested(fragment(`${z}."j"`)), fragment(`${z}."o"`));
-        return text.nested(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), ranked, fragment(`) ${z} WHERE ${z}."r" = 1)`)], ''));
-      }
-      if (many) return text.nested(joinFragments([fragment('(SELECT '), text.aggregate(object, order), fragment(from), where, fragment(')')], ''));
-      // The same to-one reads as `sql` above: without ORDER BY where a top-1 sort is not free.
-      const top = !planner.dialect.capabilities.freeTopOne && requestNode.sort === undefined && !onePerDocument ? [] : [fragment(' ORDER BY '), order];
-      return text.nested(joinFragments([fragment('(SELECT '), object, fragment(from), where, ...top, fragment(' LIMIT 1)')], ''));
+      return subquery(renderedJson(planner.dialect), row.render(request, requestNode), request, requestNode);
     },
     value(json, memo) {
       if (!many) return json === null || json === undefined ? null : row.build(json as unknown[], memo);
@@ -505,36 +505,24 @@ function zoneEdge(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt,
   // Where a derived table cannot read the parent row (MariaDB), each kind is its own aggregate of
   // `[entity_ord, id, entry]` and the entries are merged in that order here.
   if (!planner.dialect.capabilities.correlatedDerivedTables) return zoneEdgePerKind(planner, key, jsonKey, planned);
+  /** The zone's entries of every listed kind, in zone order, each written by `entry`. */
+  const entries = (form: EdgeJson, request: NestedRequest, requestNode: PopulateNode, entry: (row: RowPlan, sub: PopulateNode) => Fragment): Fragment => {
+    if (planned.length === 0) return fragment(form.emptyArray);
+    const selects = planned.map(({ uid, source, row }) => {
+      const sub = requestNode.on?.[uid] ?? {};
+      const [ord, id] = source.tieBreak;
+      return joinFragments([fragment('SELECT '), entry(row, sub), fragment(` AS "j", ${ord} AS "o", ${id} AS "i" FROM ${source.from} WHERE `), whereOf(request, source, sub)], '');
+    });
+    const aggregate = form.aggregate(form.reparse(fragment(`${z}."j"`)), fragment(`${z}."o", ${z}."i"`));
+    return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), joinFragments(selects, ' UNION ALL '), fragment(`) ${z})`)], ''));
+  };
   return {
     key,
     column: jsonKey,
-    sql(request, requestNode) {
-      if (planned.length === 0) return fragment(json.emptyArray);
-      const selects = planned.map(({ uid, source, row }) => {
-        const sub = requestNode.on?.[uid] ?? {};
-        const entryOrder = source.tieBreak;
-        return joinFragments(
-          [fragment('SELECT '), row.sql(request, sub), fragment(` AS "j", ${entryOrder[0]} AS "o", ${entryOrder[1]} AS "i" FROM ${source.from} WHERE `), whereOf(request, source, sub)],
-          '',
-        );
-      });
-      const union = joinFragments(selects, ' UNION ALL ');
-      const aggregate = json.aggregate(json.reparse(fragment(`${z}."j"`)), fragment(`${z}."o", ${z}."i"`));
-      return joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), union, fragment(`) ${z})`)], '');
-    },
+    sql: (request, requestNode) => entries(rowsJson(json), request, requestNode, (row, sub) => row.sql(request, sub)),
+    render: (request, requestNode) => entries(renderedJson(planner.dialect), request, requestNode, (row, sub) => row.render(request, sub)),
     value(json, memo) {
       return (json as unknown[][]).map((entry) => planned[entry[0] as number]!.row.build(entry, memo));
-    },
-    render(request, requestNode) {
-      const text = textSupport(planner.dialect);
-      const selects = planned.map(({ uid, source, row }) => {
-        const sub = requestNode.on?.[uid] ?? {};
-        const [ord, id] = source.tieBreak;
-        return joinFragments([fragment('SELECT '), row.render(request, sub), fragment(` AS "j", ${ord} AS "o", ${id} AS "i" FROM ${source.from} WHERE `), whereOf(request, source, sub)], '');
-      });
-      if (selects.length === 0) return fragment(text.emptyArray);
-      const union = joinFragments(selects, ' UNION ALL ');
-      return text.nested(joinFragments([fragment('(SELECT '), text.aggregate(text.nested(fragment(`${z}."j"`)), fragment(`${z}."o", ${z}."i"`)), fragment(' FROM ('), union, fragment(`) ${z})`)], ''));
     },
   };
 }

@@ -73,15 +73,13 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
   };
 
   if (schema.kind === 'singleType') {
+    const findSingle = async (ctx: RouteContext) => {
+      const query = readQuery(ctx);
+      return (await renderedDocument(ctx, (reads) => reads.findSingle(uid, query))) ?? found(ctx, await documents.findSingle(uid, query));
+    };
     return {
-      find: async (ctx) => {
-        const query = readQuery(ctx);
-        return (await renderedDocument(ctx, (reads) => reads.findSingle(uid, query))) ?? found(ctx, await documents.findSingle(uid, query));
-      },
-      findOne: async (ctx) => {
-        const query = readQuery(ctx);
-        return (await renderedDocument(ctx, (reads) => reads.findSingle(uid, query))) ?? found(ctx, await documents.findSingle(uid, query));
-      },
+      find: findSingle,
+      findOne: findSingle,
       create: async (ctx) => {
         const query = readQuery(ctx);
         const options = writeOptions(query);
