@@ -185,6 +185,12 @@ describe.each(clients)('one statement against per edge on %s', (client) => {
   }, 300_000);
   afterAll(async () => ex?.close());
 
+  /** The documentId of the first published article. */
+  async function firstArticle(): Promise<string> {
+    const [article] = (await perEdge.findMany('api::article.article', { status: 'published', populate: {}, sort: [], pagination: { kind: 'page', page: 1, pageSize: 1, withCount: false } })).results;
+    return article!['documentId'] as string;
+  }
+
   async function counted<T>(read: () => Promise<T>): Promise<{ readonly result: T; readonly statements: number }> {
     const statements: QueryEvent[] = [];
     const stop = ex.db.onQuery((event) => statements.push(event));
@@ -244,8 +250,7 @@ describe.each(clients)('one statement against per edge on %s', (client) => {
     const rendered = statement.rendered;
     if (rendered === undefined) return;
     const registry = createRegistry(model);
-    const [article] = (await perEdge.findMany('api::article.article', { status: 'published', populate: {}, sort: [], pagination: { kind: 'page', page: 1, pageSize: 1, withCount: false } })).results;
-    const documentId = article!['documentId'] as string;
+    const documentId = await firstArticle();
     await fc.assert(
       fc.asyncProperty(treeArb(registry, registry.type('api::article.article'), 2), async (populate) => {
         const query = { status: 'published' as const, populate };
@@ -285,8 +290,7 @@ describe.each(clients)('one statement against per edge on %s', (client) => {
 
   it('findOne is one statement and equal to the per-edge read', async () => {
     const registry = createRegistry(model);
-    const [article] = (await perEdge.findMany('api::article.article', { status: 'published', populate: {}, sort: [], pagination: { kind: 'page', page: 1, pageSize: 1, withCount: false } })).results;
-    const documentId = article!['documentId'] as string;
+    const documentId = await firstArticle();
     await fc.assert(
       fc.asyncProperty(treeArb(registry, registry.type('api::article.article'), 2), async (populate) => {
         const query = { status: 'published' as const, populate };

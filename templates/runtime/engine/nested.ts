@@ -174,24 +174,9 @@ export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, 
       const request: NestedRequest = { plan: requestPlan(planner, versions), rootLocale: versions.rootLocale };
       return new Map(edges.map((edge) => [edge.key, edge.render(request, requestTree[edge.key]!)]));
     };
-    // Without filters the text and params depend on status and locale only: compiled once each.
-    const compiled = new LruCache<string, Fragment>(COMPILED_PER_TREE);
-    const renderedEdges = new LruCache<string, ReadonlyMap<string, Fragment>>(COMPILED_PER_TREE);
     return {
-      selectItems(versions, requestTree) {
-        if (hasFilters(requestTree)) return compile(versions, requestTree);
-        const key = `${versions.status}|${versions.rootLocale ?? ''}`;
-        let items = compiled.get(key);
-        if (items === undefined) compiled.set(key, (items = compile(versions, requestTree)));
-        return items;
-      },
-      renderEdges(versions, requestTree) {
-        if (hasFilters(requestTree)) return render(versions, requestTree);
-        const key = `${versions.status}|${versions.rootLocale ?? ''}`;
-        let items = renderedEdges.get(key);
-        if (items === undefined) renderedEdges.set(key, (items = render(versions, requestTree)));
-        return items;
-      },
+      selectItems: oncePerVersions(compile),
+      renderEdges: oncePerVersions(render),
       fill(entity, row, memo) {
         for (const edge of edges) {
           const raw = row[edge.column];
@@ -210,6 +195,21 @@ export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, 
 function requestPlan(planner: NestedPlanner, versions: NestedVersions): PlanContext {
   let next = 0;
   return { dialect: planner.dialect, registry: planner.registry, status: versions.status, rootLocale: versions.rootLocale, alias: (prefix) => `${prefix}x${++next}` };
+}
+
+/**
+ * `compile`, kept per status and locale for trees without filters: their text and params depend
+ * on nothing else. Filters carry the request's values, so those trees are compiled per request.
+ */
+function oncePerVersions<T>(compile: (versions: NestedVersions, tree: PopulateTree) => T): (versions: NestedVersions, tree: PopulateTree) => T {
+  const compiled = new LruCache<string, T>(COMPILED_PER_TREE);
+  return (versions, tree) => {
+    if (hasFilters(tree)) return compile(versions, tree);
+    const key = `${versions.status}|${versions.rootLocale ?? ''}`;
+    let items = compiled.get(key);
+    if (items === undefined) compiled.set(key, (items = compile(versions, tree)));
+    return items;
+  };
 }
 
 function hasFilters(tree: PopulateTree): boolean {
