@@ -32,7 +32,8 @@ import { populatedKeys, withSortFields } from './populate.ts';
 import type { Registry, TypeInfo } from './registry.ts';
 import type { Projection, ProjectionSpec, RenderSlot } from './serialize.ts';
 import { compileSort } from './sort.ts';
-import { and, column, fragment, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
+import { layoutObject, LayoutNotRendered, type EdgeEntry, type EntityLayout, type ListWindow } from './layout.ts';
+import { and, column, fragment, joinFragments, limitClause, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity } from './types.ts';
 import { statusCondition } from './versions.ts';
 
@@ -89,8 +90,11 @@ interface EdgePlan {
   sql(request: NestedRequest, node: PopulateNode): Fragment;
   /** The entity value from the parsed JSON value. */
   value(json: unknown, memo: BuildMemo): unknown;
-  /** The attribute's JSON text in SQL (Dialect.json.text), empty value included: `null`, `[]`, `{"count":0}`. */
-  render(request: NestedRequest, node: PopulateNode): Fragment;
+  /**
+   * The attribute's JSON text in SQL (Dialect.json.text), empty value included: `null`, `[]`,
+   * `{"count":0}`; its entities in REST's shape, or in `entry`'s layout (layout.ts).
+   */
+  render(request: NestedRequest, node: PopulateNode, entry?: EdgeEntry): Fragment;
 }
 
 /** Entities built during one read, per planned node and row id. */
@@ -104,6 +108,8 @@ export interface TreePlan {
   fill(entity: Entity, row: Readonly<Record<string, unknown>>, memo: BuildMemo): void;
   /** The populated attributes' JSON text in SQL, by key, for the root's rendered object (rendered.ts). */
   renderEdges(versions: NestedVersions, tree: PopulateTree): ReadonlyMap<string, Fragment>;
+  /** The root entity as JSON text in `layout`'s shape (layout.ts), its attributes from this tree. */
+  renderLayout(versions: NestedVersions, tree: PopulateTree, layout: EntityLayout): Fragment;
 }
 
 /** Thrown while planning a shape this module does not cover; the caller reads it per edge. */
@@ -159,9 +165,9 @@ export function renderObject(dialect: Dialect, slots: readonly RenderSlot[], edg
  * Plans `tree` over rows of `type` at `alias`; undefined when the tree needs the per-edge path.
  * The locale source of the root rows: their own column when localized, else the root locale.
  */
-export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, tree: PopulateTree, rootLocaleSet: boolean): TreePlan | undefined {
+export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, tree: PopulateTree, rootLocaleSet: boolean, options: TreeOptions = {}): TreePlan | undefined {
   const rootLocale: LocaleSource = rootLocaleSet ? { kind: 'root' } : { kind: 'none' };
-  const aliases: AliasCounter = { next: 0, rootLocale };
+  const aliases: AliasCounter = { next: 0, rootLocale, toManyBelowRelation: options.toManyBelowRelation ?? planner.dialect.capabilities.nestedToManyBelowRelation };
   const locale: LocaleSource = type.localized ? { kind: 'column', alias } : rootLocale;
   try {
     const edges = planEdges(planner, aliases, { type, alias, locale, shared: false }, tree);
@@ -174,9 +180,14 @@ export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, 
       const request: NestedRequest = { plan: requestPlan(planner, versions), rootLocale: versions.rootLocale };
       return new Map(edges.map((edge) => [edge.key, edge.render(request, requestTree[edge.key]!)]));
     };
+    const rootRows: RowsAt = { type, alias, locale, shared: false };
     return {
       selectItems: oncePerVersions(compile),
       renderEdges: oncePerVersions(render),
+      renderLayout(versions, requestTree, layout) {
+        const request: NestedRequest = { plan: requestPlan(planner, versions), rootLocale: versions.rootLocale };
+        return layoutRow(planner, rootRows, edges, request, requestTree, layout, true);
+      },
       fill(entity, row, memo) {
         for (const edge of edges) {
           const raw = row[edge.column];
@@ -225,6 +236,35 @@ interface AliasCounter {
   next: number;
   /** What a non-localized content type's rows pass on: the root query's locale, if it names one. */
   readonly rootLocale: LocaleSource;
+  /** Whether a to-many relation below a relation is planned here (TreeOptions). */
+  readonly toManyBelowRelation: boolean;
+}
+
+export interface TreeOptions {
+  /**
+   * Plan to-many relations below a relation into the statement even where the dialect reads them
+   * per edge (`Capabilities.nestedToManyBelowRelation`): GraphQL's rendered reads, whose lists are
+   * paged per parent and select few columns, measured faster in one statement on SQLite too.
+   */
+  readonly toManyBelowRelation?: boolean;
+}
+
+/** The entity of `rows` in `layout`'s shape, each edge entry written by its planned edge. */
+function layoutRow(planner: NestedPlanner, rows: RowsAt, edges: readonly EdgePlan[], request: NestedRequest, tree: PopulateTree | undefined, layout: EntityLayout, outer: boolean): Fragment {
+  const text = textSupport(planner.dialect);
+  return layoutObject(
+    text,
+    rows.type,
+    rows.alias,
+    layout,
+    (entry) => {
+      const edge = edges.find((candidate) => candidate.key === entry.attribute);
+      const node = tree?.[entry.attribute];
+      if (edge === undefined || node === undefined) throw new LayoutNotRendered(`${entry.attribute} is not populated`);
+      return edge.render(request, node, entry);
+    },
+    outer,
+  );
 }
 
 /** Aliases of planned nodes: `n<k>`, a prefix filters and sorts (joins.ts, versions.ts) never use. */
@@ -250,7 +290,7 @@ function planEdges(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt
         // SQLite has no round trip to save, and a to-many relation below a relation runs once per
         // parent row here where the per-edge path reads it once per distinct row: measured slower
         // (rest-populate-deep's category.articles, docs/benchmarks.md), so it stays per edge.
-        if (!planner.dialect.capabilities.nestedToManyBelowRelation && parent.shared && field.cardinality === 'many' && node.count !== true) throw new NotCovered();
+        if (!aliases.toManyBelowRelation && parent.shared && field.cardinality === 'many' && node.count !== true) throw new NotCovered();
         const walk = relationSource(aliases, parent, field.owner, field.linkTable, target);
         // Every locale of a localized target matches where no locale applies: one version per document, the first in order.
         const onePerDocument = target.localized && parent.locale.kind === 'none';
@@ -366,8 +406,8 @@ function orderOf(request: NestedRequest, source: Source, sort: readonly SortItem
 interface RowPlan {
   sql(request: NestedRequest, node: PopulateNode): Fragment;
   build(json: readonly unknown[], memo: BuildMemo): Entity;
-  /** The row's entity as JSON text in SQL. */
-  render(request: NestedRequest, node: PopulateNode): Fragment;
+  /** The row's entity as JSON text in SQL: REST's shape, or `layout`'s. */
+  render(request: NestedRequest, node: PopulateNode, layout?: EntityLayout): Fragment;
 }
 
 function rowPlan(planner: NestedPlanner, aliases: AliasCounter, rows: RowsAt, node: PopulateNode, component?: { readonly uid: string; readonly tag: number }): RowPlan {
@@ -386,7 +426,8 @@ function rowPlan(planner: NestedPlanner, aliases: AliasCounter, rows: RowsAt, no
   const firstEdge = values.length;
   const slots = projection.renderSlots(rows.alias);
   return {
-    render(request, requestNode) {
+    render(request, requestNode, layout) {
+      if (layout !== undefined) return layoutRow(planner, rows, edges, request, requestNode.populate, layout, false);
       if (slots === undefined) throw new NotRendered();
       const rendered = new Map(edges.map((edge) => [edge.key, edge.render(request, requestNode.populate![edge.key]!)]));
       return renderObject(planner.dialect, slots, rendered);
@@ -420,10 +461,11 @@ function rowsEdge(planner: NestedPlanner, aliases: AliasCounter, key: string, js
   const from = ` FROM ${source.from} WHERE `;
   const z = onePerDocument && many ? nodeAlias(aliases) : undefined;
   const json = planner.dialect.json;
-  /** The edge's correlated subquery around `object`, one row's JSON, in either form. */
-  const subquery = (form: EdgeJson, object: Fragment, request: NestedRequest, requestNode: PopulateNode): Fragment => {
+  /** The edge's correlated subquery around `object`, one row's JSON, in either form; a list shows the rows in `window`. */
+  const subquery = (form: EdgeJson, object: Fragment, request: NestedRequest, requestNode: PopulateNode, window?: ListWindow): Fragment => {
     const where = whereOf(request, source, requestNode);
     const order = orderOf(request, source, requestNode.sort);
+    if (many && window !== undefined && (window.start > 0 || window.limit >= 0)) return windowed(form, object, where, order, window);
     if (z !== undefined) {
       // Rows numbered in the edge's order overall and per document; the first of each document kept.
       const ranked = joinFragments(
@@ -449,14 +491,44 @@ function rowsEdge(planner: NestedPlanner, aliases: AliasCounter, key: string, js
     const top = !planner.dialect.capabilities.freeTopOne && requestNode.sort === undefined && !onePerDocument ? [] : [fragment(' ORDER BY '), order];
     return form.value(joinFragments([fragment('(SELECT '), object, fragment(from), where, ...top, fragment(' LIMIT 1)')], ''));
   };
+  /**
+   * A page of the list: its rows numbered in the edge's order (the aggregate then keeps that
+   * order, which a derived table's ORDER BY alone does not promise), the first of each document
+   * kept where versions are ranked, then `window`'s rows.
+   */
+  const windowed = (form: EdgeJson, object: Fragment, where: Fragment, order: Fragment, window: ListWindow): Fragment => {
+    const w = nodeAlias(aliases);
+    const page = limitClause(planner.dialect, window.limit, window.start);
+    const numbered =
+      z === undefined
+        ? joinFragments([fragment('SELECT '), object, fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '), order, fragment(`) AS "o"${from}`), where, fragment(' ORDER BY '), order, page], '')
+        : joinFragments(
+            [
+              fragment('SELECT "j", "o" FROM (SELECT '),
+              object,
+              fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '),
+              order,
+              fragment(`) AS "o", ROW_NUMBER() OVER (PARTITION BY ${column(source.rows.alias, 'document_id')} ORDER BY `),
+              order,
+              fragment(`) AS "r"${from}`),
+              where,
+              fragment(`) ${z} WHERE ${z}."r" = 1 ORDER BY ${z}."o"`),
+              page,
+            ],
+            '',
+          );
+    const aggregate = form.aggregate(form.reparse(fragment(`${w}."j"`)), fragment(`${w}."o"`));
+    return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), numbered, fragment(`) ${w})`)], ''));
+  };
   return {
     key,
     column: jsonKey,
     sql(request, requestNode) {
       return subquery(rowsJson(json), row.sql(request, requestNode), request, requestNode);
     },
-    render(request, requestNode) {
-      return subquery(renderedJson(planner.dialect), row.render(request, requestNode), request, requestNode);
+    render(request, requestNode, entry) {
+      if (entry !== undefined && entry.kind !== 'edge') throw new LayoutNotRendered(`${key} is no dynamic zone`);
+      return subquery(renderedJson(planner.dialect), row.render(request, requestNode, entry?.layout), request, requestNode, entry?.window);
     },
     value(json, memo) {
       if (!many) return json === null || json === undefined ? null : row.build(json as unknown[], memo);
@@ -506,12 +578,12 @@ function zoneEdge(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt,
   // `[entity_ord, id, entry]` and the entries are merged in that order here.
   if (!planner.dialect.capabilities.correlatedDerivedTables) return zoneEdgePerKind(planner, key, jsonKey, planned);
   /** The zone's entries of every listed kind, in zone order, each written by `entry`. */
-  const entries = (form: EdgeJson, request: NestedRequest, requestNode: PopulateNode, entry: (row: RowPlan, sub: PopulateNode) => Fragment): Fragment => {
+  const entries = (form: EdgeJson, request: NestedRequest, requestNode: PopulateNode, entry: (row: RowPlan, sub: PopulateNode, uid: string) => Fragment): Fragment => {
     if (planned.length === 0) return fragment(form.emptyArray);
     const selects = planned.map(({ uid, source, row }) => {
       const sub = requestNode.on?.[uid] ?? {};
       const [ord, id] = source.tieBreak;
-      return joinFragments([fragment('SELECT '), entry(row, sub), fragment(` AS "j", ${ord} AS "o", ${id} AS "i" FROM ${source.from} WHERE `), whereOf(request, source, sub)], '');
+      return joinFragments([fragment('SELECT '), entry(row, sub, uid), fragment(` AS "j", ${ord} AS "o", ${id} AS "i" FROM ${source.from} WHERE `), whereOf(request, source, sub)], '');
     });
     const aggregate = form.aggregate(form.reparse(fragment(`${z}."j"`)), fragment(`${z}."o", ${z}."i"`));
     return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), joinFragments(selects, ' UNION ALL '), fragment(`) ${z})`)], ''));
@@ -520,11 +592,21 @@ function zoneEdge(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt,
     key,
     column: jsonKey,
     sql: (request, requestNode) => entries(rowsJson(json), request, requestNode, (row, sub) => row.sql(request, sub)),
-    render: (request, requestNode) => entries(renderedJson(planner.dialect), request, requestNode, (row, sub) => row.render(request, sub)),
+    render(request, requestNode, entry) {
+      if (entry !== undefined && entry.kind !== 'zone') throw new LayoutNotRendered(`${key} is a dynamic zone`);
+      return entries(renderedJson(planner.dialect), request, requestNode, (row, sub, uid) => row.render(request, sub, entry === undefined ? undefined : zoneLayout(entry, uid)));
+    },
     value(json, memo) {
       return (json as unknown[][]).map((entry) => planned[entry[0] as number]!.row.build(entry, memo));
     },
   };
+}
+
+/** How a zone's entries of one component are written; every component a zone reads has one. */
+function zoneLayout(entry: Extract<EdgeEntry, { kind: 'zone' }>, uid: string): EntityLayout {
+  const layout = entry.layouts.get(uid);
+  if (layout === undefined) throw new LayoutNotRendered(`${entry.attribute} has no layout for ${uid}`);
+  return layout;
 }
 
 /** A zone kind planned: its component rows under the parent and the entry built from each. */

@@ -13,13 +13,14 @@ import type { ModelSchema } from '../schema.ts';
 import { compileFilter } from './filters.ts';
 import { createPlanContext, scopeLocale, type PlanContext, type Scope } from './joins.ts';
 import { LruCache } from './lru.ts';
+import { layoutObject, LayoutNotRendered, type EdgeEntry, type EntityLayout } from './layout.ts';
 import { NotRendered, planTree, renderObject, shapeKey, type BuildMemo, type NestedPlanner, type TreePlan } from './nested.ts';
 import { populate, populatedKeys, type LoadContext, type Parent } from './populate.ts';
 import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
 import { createProjection, LOCALE_KEY, type Projection, type ProjectionSpec } from './serialize.ts';
 import { searchCondition } from './search.ts';
 import { compileSort } from './sort.ts';
-import { and, column, fragment, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
+import { and, column, fragment, joinFragments, limitClause, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity, ListResult, ReadEngine, RenderedReads } from './types.ts';
 import { needsFallback } from '../dialect/json-text.ts';
 import { localeCondition, publicationCondition, statusCondition } from './versions.ts';
@@ -59,10 +60,10 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   const perEdge = (options.populate ?? (process.env['CAPI_READ_PER_EDGE'] === '1' ? 'per-edge' : 'statement')) === 'per-edge';
 
   /** The populate tree planned into the root statement, or undefined to read it per edge. */
-  function nestedPlan(type: TypeInfo, query: ReadQuery): TreePlan | undefined {
+  function nestedPlan(type: TypeInfo, query: ReadQuery, layout?: EntityLayout): TreePlan | undefined {
     if (perEdge || Object.keys(query.populate).length === 0) return undefined;
     const rootLocale = query.locale === undefined || query.locale === '*' ? undefined : query.locale;
-    return shared.tree(type, query.populate, rootLocale !== undefined);
+    return shared.tree(type, query.populate, rootLocale !== undefined, layout !== undefined);
   }
 
   /** The root's SELECT list: its columns, then one JSON column per populated edge. */
@@ -167,31 +168,35 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     return query.pagination.withCount ? db.query<Row>(count.sql, count.params).then((r) => Number(r[0]?.['count'] ?? 0)) : Promise.resolve(undefined);
   }
 
-  /** The root's entity as JSON text (`AS "j"`), or undefined where it must be read in rows. */
-  function renderedSelect(type: TypeInfo, plan: PlanContext, projection: Projection, query: ReadQuery): Fragment | undefined {
-    if (perEdge) return undefined;
-    const slots = projection.renderSlots(ROOT);
-    if (slots === undefined) return undefined;
-    let edges: ReadonlyMap<string, Fragment> = NO_EDGES;
-    if (Object.keys(query.populate).length > 0) {
-      if (dialect.json.text?.populated !== true && options.renderPopulated !== true) return undefined;
-      const nested = nestedPlan(type, query);
-      if (nested === undefined) return undefined;
-      try {
-        edges = nested.renderEdges({ status: plan.status, rootLocale: plan.rootLocale }, query.populate);
-      } catch (error) {
-        if (error instanceof NotRendered) return undefined;
-        throw error;
-      }
+  /**
+   * The root's entity as JSON text (`AS "j"`), in REST's shape or `layout`'s, or undefined where
+   * it must be read in rows.
+   */
+  function renderedSelect(type: TypeInfo, plan: PlanContext, projection: Projection, query: ReadQuery, layout: EntityLayout | undefined): Fragment | undefined {
+    const text = dialect.json.text;
+    if (perEdge || text === undefined) return undefined;
+    const populated = Object.keys(query.populate).length > 0;
+    if (populated && !text.populated && options.renderPopulated !== true && layout === undefined) return undefined;
+    const nested = populated ? nestedPlan(type, query, layout) : undefined;
+    if (populated && nested === undefined) return undefined;
+    const versions = { status: plan.status, rootLocale: plan.rootLocale };
+    try {
+      const object =
+        layout !== undefined
+          ? (nested?.renderLayout(versions, query.populate, layout) ?? layoutObject(text, type, ROOT, layout, unpopulated, true))
+          : renderObject(dialect, projection.renderSlots(ROOT)!, nested?.renderEdges(versions, query.populate) ?? NO_EDGES, true);
+      return joinFragments([object, fragment(' AS "j"')], '');
+    } catch (error) {
+      if (error instanceof NotRendered || error instanceof LayoutNotRendered) return undefined;
+      throw error;
     }
-    return joinFragments([renderObject(dialect, slots, edges, true), fragment(' AS "j"')], '');
   }
 
   /** findOne and findSingle as JSON text: `null` for no entity, undefined to read in rows. */
-  async function renderFirst(uid: string, query: ReadQuery, extra: Fragment): Promise<string | undefined> {
+  async function renderFirst(uid: string, query: ReadQuery, extra: Fragment, layout: EntityLayout | undefined): Promise<string | undefined> {
     if (fellBack.has(query)) return undefined;
     const { type, plan, projection, where } = rootParts(uid, query);
-    const select = renderedSelect(type, plan, projection, query);
+    const select = renderedSelect(type, plan, projection, query, layout);
     if (select === undefined) return undefined;
     const sql = firstStatement(type, select, and([where, extra]));
     const rows = await whenWritten(db.query<Row>(sql.sql, sql.params));
@@ -209,22 +214,24 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
    */
   const fellBack = new WeakSet<ReadQuery>();
   /**
-   * The rendered statements of a query object, or null where it is read in rows: a statement
-   * depends on nothing but the query, and REST's cached plans hand out one frozen query object per
-   * query string, so a repeated query costs a lookup, and its SQL text is the same string each
-   * time (the prepared-statement cache hashes it once).
+   * The rendered statements of a query object (and layout), or null where it is read in rows: a
+   * statement depends on nothing but the query, and REST's and GraphQL's cached plans hand out
+   * one frozen query object per query string, so a repeated query costs a lookup, and its SQL
+   * text is the same string each time (the prepared-statement cache hashes it once).
    */
-  const renderedPages = new WeakMap<ListQuery, Map<string, { readonly page: Fragment; readonly count: Fragment } | null>>();
+  const renderedPages = new WeakMap<ListQuery, WeakMap<object, Map<string, { readonly page: Fragment; readonly count: Fragment } | null>>>();
   const rendered: RenderedReads = {
-    async findMany(uid, query) {
+    async findMany(uid, query, layout) {
       if (fellBack.has(query)) return undefined;
-      let byType = renderedPages.get(query);
-      if (byType === undefined) renderedPages.set(query, (byType = new Map()));
+      let byLayout = renderedPages.get(query);
+      if (byLayout === undefined) renderedPages.set(query, (byLayout = new WeakMap()));
+      let byType = byLayout.get(layout ?? REST_LAYOUT);
+      if (byType === undefined) byLayout.set(layout ?? REST_LAYOUT, (byType = new Map()));
       let statements = byType.get(uid);
       if (statements === undefined) {
         statements =
           pageStatements(uid, query, ({ type, plan, projection, where }) => {
-            const object = renderedSelect(type, plan, projection, query);
+            const object = renderedSelect(type, plan, projection, query, layout);
             if (object === undefined || !query.pagination.withCount) return object;
             // The total rides along as a column, an uncorrelated subquery the database runs once:
             // one statement, where the rows path runs two.
@@ -244,8 +251,8 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       fellBack.add(query);
       return undefined;
     },
-    findOne: (uid, documentId, query) => renderFirst(uid, query, fragment(`${column(ROOT, 'document_id')} = ?`, [documentId])),
-    findSingle: (uid, query) => renderFirst(uid, query, TRUE),
+    findOne: (uid, documentId, query, layout) => renderFirst(uid, query, fragment(`${column(ROOT, 'document_id')} = ?`, [documentId]), layout),
+    findSingle: (uid, query, layout) => renderFirst(uid, query, TRUE, layout),
   };
 
   const offersRendered = (options.rendered ?? process.env['CAPI_RENDERED_READS'] !== '0') && dialect.json.text !== undefined && !perEdge;
@@ -290,6 +297,14 @@ async function whenWritten<T>(read: Promise<T>): Promise<T | undefined> {
 /** A root with nothing populated: its rendered object has no edges. */
 const NO_EDGES: ReadonlyMap<string, Fragment> = new Map();
 
+/** The key of REST's shape where statements are kept per layout. */
+const REST_LAYOUT: object = {};
+
+/** A layout's edge where nothing is populated: the query and the layout disagree, so rows answer. */
+function unpopulated(entry: EdgeEntry): never {
+  throw new LayoutNotRendered(`${entry.attribute} is not populated`);
+}
+
 function window(pagination: Pagination): {
   readonly limit: number;
   readonly offset: number;
@@ -302,23 +317,14 @@ function window(pagination: Pagination): {
   return { limit: pagination.limit, offset: Math.max(0, pagination.start) };
 }
 
-/**
- * A negative limit means no limit (the parser caps limits; this only keeps SQL valid). The limit
- * is written into the text, not bound: with `LIMIT ?` SQLite runs a populated page's statement
- * at about twice the CPU (measured on rest-list and populate=*, docs/benchmarks.md). Page sizes
- * are few, so the statement cache holds one text per size; offsets vary and stay parameters.
- */
-function limitClause(dialect: Dialect, limit: number, offset: number): Fragment {
-  if (limit < 0) return dialect.offsetOnly(offset);
-  if (!Number.isSafeInteger(limit)) throw new RangeError(`a page limit must be an integer, not ${limit}`);
-  return fragment(` LIMIT ${limit} OFFSET ?`, [offset]);
-}
-
 interface SharedState {
   readonly registry: Registry;
   projection(type: TypeInfo, spec: ProjectionSpec): Projection;
-  /** The planned populate tree of a root type (nested.ts), cached per shape; undefined when not covered. */
-  tree(type: TypeInfo, populate: PopulateTree, rootLocaleSet: boolean): TreePlan | undefined;
+  /**
+   * The planned populate tree of a root type (nested.ts), cached per shape; undefined when not
+   * covered. `layout`: for a read in a layout (TreeOptions.toManyBelowRelation).
+   */
+  tree(type: TypeInfo, populate: PopulateTree, rootLocaleSet: boolean, layout: boolean): TreePlan | undefined;
 }
 
 /** Distinct populate shapes kept planned; shapes come from requests, so the cache is bounded. */
@@ -340,10 +346,10 @@ function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
     const trees = new LruCache<string, TreePlan | undefined>(TREE_PLANS);
     state = {
       registry,
-      tree(type, populate, rootLocaleSet) {
-        const key = `${type.uid}|${rootLocaleSet ? 'L' : ''}|${shapeKey(populate)}`;
+      tree(type, populate, rootLocaleSet, layout) {
+        const key = `${type.uid}|${rootLocaleSet ? 'L' : ''}${layout ? 'G' : ''}|${shapeKey(populate)}`;
         if (trees.has(key)) return trees.get(key);
-        const plan = planTree(planner, type, ROOT, populate, rootLocaleSet);
+        const plan = planTree(planner, type, ROOT, populate, rootLocaleSet, layout ? { toManyBelowRelation: true } : {});
         trees.set(key, plan);
         return plan;
       },

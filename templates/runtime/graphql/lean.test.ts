@@ -62,7 +62,7 @@ describe('the lean GraphQL path', () => {
   };
 
   beforeAll(async () => {
-    lean = new LeanQueries<Caller>(limits, 3);
+    lean = new LeanQueries<Caller>(limits, undefined, 3);
     apollo = new ApolloServer<Caller>({ typeDefs, resolvers, plugins: [lean.plugin()] });
     await apollo.start();
   });

@@ -19,6 +19,7 @@ import { UploadFolder } from '../upload/storage.ts';
 import { parse, type DocumentNode } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
 import type { UsersGraphql } from './resolvers-users.ts';
+import { RenderedQueries } from './rendered.ts';
 import { buildResolvers, type ResolverMap } from './resolvers.ts';
 import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
@@ -57,11 +58,13 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
   const document = parse(sdl);
   const built = { typeDefs: document, resolvers: buildResolvers(runtime, document) };
   const { typeDefs, resolvers } = options.extend === undefined ? built : options.extend(built.typeDefs, built.resolvers);
+  const rendered = new RenderedQueries(runtime);
   return createGraphqlMount<GraphqlContext>(app, {
     typeDefs,
     resolvers,
     context: (req) => ({ access: options.resolveAccess(req), address: req.ip ?? '', lists: new DerivedLists() }),
     ...(options.direct === undefined ? {} : { direct: options.direct }),
     lean: options.extend === undefined,
+    render: (request) => rendered.answer({ ...request, access: request.context.access }),
   });
 }

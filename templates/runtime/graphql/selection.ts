@@ -45,6 +45,13 @@ export function collectSubfields(scope: SelectionScope, type: GraphQLObjectType,
   return fields;
 }
 
+/** The fields an operation's own selection set asks of its root type. */
+export function collectRootFields(scope: SelectionScope, type: GraphQLObjectType, selectionSet: SelectionSetNode): CollectedFields {
+  const fields: CollectedFields = new Map();
+  collect(scope, type, selectionSet, fields, new Set());
+  return fields;
+}
+
 function collect(scope: SelectionScope, type: GraphQLObjectType, selectionSet: SelectionSetNode, fields: CollectedFields, visited: Set<string>): void {
   for (const selection of selectionSet.selections) {
     if (!included(scope, selection)) continue;

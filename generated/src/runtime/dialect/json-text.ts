@@ -22,6 +22,9 @@ export function needsFallback(body: string): boolean {
   return body.includes('\\u0000');
 }
 
+/** The largest integer a double holds exactly (Number.MAX_SAFE_INTEGER). */
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
 /** The marker as a value SQLite's JSON functions write as `"\u0000"`. */
 const SQLITE_FALLBACK = 'char(0)';
 
@@ -64,11 +67,11 @@ const SQLITE_VALUES: Readonly<Record<Serialization, (expr: string) => string>> =
 function sqliteNumber(x: string): string {
   // Comparisons, not abs(): abs() of -2^63 fails the statement.
   const plain = `((${x} >= 1e-4 AND ${x} < 1e15) OR (${x} <= -1e-4 AND ${x} > -1e15))`;
-  return `CASE WHEN ${x} = CAST(${x} AS INTEGER) AND ${x} BETWEEN -9007199254740991 AND 9007199254740991 THEN CAST(${x} AS INTEGER) WHEN ${plain} AND CAST(CAST(${x} AS TEXT) AS REAL) = ${x} THEN ${x} WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`;
+  return `CASE WHEN ${x} = CAST(${x} AS INTEGER) AND ${x} BETWEEN ${-MAX_SAFE} AND ${MAX_SAFE} THEN CAST(${x} AS INTEGER) WHEN ${plain} AND CAST(CAST(${x} AS TEXT) AS REAL) = ${x} THEN ${x} WHEN ${x} IS NULL THEN NULL ELSE ${SQLITE_FALLBACK} END`;
 }
 
 /** A SQL string literal. */
-function literal(text: string): string {
+export function sqlString(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
@@ -85,7 +88,7 @@ export const sqliteJsonText: JsonTextSupport = {
       [
         fragment(outer ? 'json_object(' : 'jsonb_object('),
         joinFragments(
-          entries.map(([key, value]) => joinFragments([fragment(`${literal(key)}, `), value], '')),
+          entries.map(([key, value]) => joinFragments([fragment(`${sqlString(key)}, `), value], '')),
           ', ',
         ),
         fragment(')'),
@@ -95,9 +98,12 @@ export const sqliteJsonText: JsonTextSupport = {
   // A JSONB blob stays JSONB through a subquery; no row is NULL, which the objects write as `null`.
   nested: (subquery) => subquery,
   aggregate: (item, order) => joinFragments([fragment('jsonb_group_array('), item, fragment(' ORDER BY '), order, fragment(')')], ''),
-  string: literal,
+  string: sqlString,
   emptyArray: 'jsonb_array()',
   count: (subquery) => subquery,
+  null: 'NULL',
+  fallback: SQLITE_FALLBACK,
+  safeInteger: (x) => `CASE WHEN ${x} IS NULL THEN NULL WHEN typeof(${x}) = 'integer' AND ${x} BETWEEN ${-MAX_SAFE} AND ${MAX_SAFE} THEN ${x} ELSE ${SQLITE_FALLBACK} END`,
 };
 
 const FALLBACK_SQL = `'${RENDER_FALLBACK}'`;
@@ -190,13 +196,16 @@ export const postgresJsonText: JsonTextSupport = {
   values: POSTGRES_VALUES,
   object(entries) {
     const parts: Fragment[] = [];
-    entries.forEach(([key, value], i) => parts.push(fragment(literal(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:`)), value));
-    parts.push(fragment(literal(entries.length === 0 ? '{}' : '}')));
+    entries.forEach(([key, value], i) => parts.push(fragment(sqlString(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:`)), value));
+    parts.push(fragment(sqlString(entries.length === 0 ? '{}' : '}')));
     return joinFragments(parts, ' || ');
   },
   nested: (subquery) => joinFragments([fragment('COALESCE('), subquery, fragment(`, 'null')`)], ''),
   aggregate: (item, order) => joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], ''),
-  string: (value) => literal(JSON.stringify(value)),
+  string: (value) => sqlString(JSON.stringify(value)),
   emptyArray: `'[]'`,
   count: (subquery) => joinFragments([fragment('('), subquery, fragment(')::text')], ''),
+  null: `'null'`,
+  fallback: FALLBACK_SQL,
+  safeInteger: (x) => `CASE WHEN ${x} IS NULL THEN 'null' WHEN ${x} BETWEEN ${-MAX_SAFE} AND ${MAX_SAFE} THEN (${x})::text ELSE ${FALLBACK_SQL} END`,
 };

@@ -139,6 +139,15 @@ export interface JsonTextSupport {
   readonly emptyArray: string;
   /** A number (a COUNT) as a value. */
   count(subquery: Fragment): Fragment;
+  /** JSON `null` as a value. */
+  readonly null: string;
+  /** The fallback marker (dialect/json-text.ts) as a value: the read then runs in JavaScript. */
+  readonly fallback: string;
+  /**
+   * An integer column as a JSON number where a double holds it exactly (|x| < 2^53), else the
+   * fallback: GraphQL's Long, which JavaScript writes as a number when it is safe.
+   */
+  safeInteger(expr: string): string;
 }
 
 /** What the planners may rely on; each flag names the measurement or limit it stands for. */

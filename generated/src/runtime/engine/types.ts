@@ -6,6 +6,7 @@
  * the result back with whatever populate it was asked for.
  */
 import type { ListQuery, ReadQuery, Status } from '../query/types.ts';
+import type { EntityLayout } from './layout.ts';
 
 /** A document version as the API returns it: plain JSON values only. */
 export type Entity = { [key: string]: unknown };
@@ -28,11 +29,15 @@ export interface RenderedList {
  * undefined where the database, the populate tree or a stored value needs the per-row path; the
  * caller then calls the ReadEngine method of the same name.
  */
+/**
+ * Reads whose JSON the database writes (read.ts): each entity in REST's shape, or in `layout`'s
+ * (GraphQL's selection, layout.ts). Undefined where the read must run in rows instead.
+ */
 export interface RenderedReads {
-  findMany(uid: string, query: ListQuery): Promise<RenderedList | undefined>;
+  findMany(uid: string, query: ListQuery, layout?: EntityLayout): Promise<RenderedList | undefined>;
   /** The entity as JSON text, `null` when there is none. */
-  findOne(uid: string, documentId: string, query: ReadQuery): Promise<string | undefined>;
-  findSingle(uid: string, query: ReadQuery): Promise<string | undefined>;
+  findOne(uid: string, documentId: string, query: ReadQuery, layout?: EntityLayout): Promise<string | undefined>;
+  findSingle(uid: string, query: ReadQuery, layout?: EntityLayout): Promise<string | undefined>;
 }
 
 export interface ReadEngine {

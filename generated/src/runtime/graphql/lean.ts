@@ -24,7 +24,7 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import type { Request } from 'express';
 import { costError } from './cost.ts';
-import { execute, getOperationAST, type DocumentNode, type GraphQLSchema } from './graphql-js.ts';
+import { execute, getOperationAST, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode } from './graphql-js.ts';
 import { variablesError } from './input-guard.ts';
 import type { GraphqlLimits } from './limits.ts';
 
@@ -43,12 +43,26 @@ interface PlainBody {
   readonly operationName?: string | null;
 }
 
+/** What a renderer (rendered.ts) is given: a plain query that passed every check, and its context. */
+export interface LeanRequest<TContext> {
+  readonly schema: GraphQLSchema;
+  readonly document: DocumentNode;
+  readonly operation: OperationDefinitionNode;
+  readonly query: string;
+  readonly variables: Readonly<Record<string, unknown>> | undefined;
+  readonly context: TContext;
+}
+
+/** Answers a lean request without graphql-js' executor, or undefined to let it execute. */
+export type LeanRenderer<TContext> = (request: LeanRequest<TContext>) => Promise<string | undefined>;
+
 export class LeanQueries<TContext extends BaseContext> {
   readonly #documents = new Map<string, DocumentNode>();
   #schema: GraphQLSchema | undefined;
 
   constructor(
     private readonly limits: GraphqlLimits,
+    private readonly render?: LeanRenderer<TContext>,
     private readonly limit: number = LEAN_DOCUMENT_LIMIT,
   ) {}
 
@@ -89,6 +103,8 @@ export class LeanQueries<TContext extends BaseContext> {
     } catch {
       return undefined;
     }
+    const rendered = await this.render?.({ schema, document, operation, query: body.query, variables, context: contextValue });
+    if (rendered !== undefined) return rendered;
     const result = await execute({ schema, document, contextValue, variableValues: variables, operationName });
     if (result.errors !== undefined && result.errors.length > 0) return undefined;
     return `${JSON.stringify({ data: result.data })}\n`;

@@ -16,11 +16,13 @@ import { contentTypeTarget } from '../query/targets.ts';
 import type { ListQuery, ReadQuery } from '../query/types.ts';
 import { UPLOAD_FILE_UID } from '../upload/file-schema.ts';
 import { graphqlFilters } from './args-filters.ts';
-import { pageInfo, paginationWindow, rootPagination } from './args-pagination.ts';
+import { pageInfo, paginationWindow, rootPagination, type Window } from './args-pagination.ts';
 import { graphqlSort } from './args-sort.ts';
 import { versionQuery } from './args-versions.ts';
 import type { Args, GraphqlContext, GraphqlRuntime, ObjectResolvers } from './resolvers-context.ts';
+import type { ArgsContext } from './args.ts';
 import { argsContext, connectionSelection, documentSelection, finishRead, readParts, type RootSelection } from './resolvers-read.ts';
+import type { ReadPlan } from './selection-plan.ts';
 import type { ContentTypeBinding } from './schema-binding.ts';
 import type { GraphQLResolveInfo } from './graphql-js.ts';
 
@@ -38,17 +40,7 @@ export function queryResolvers(runtime: GraphqlRuntime, binding: ContentTypeBind
 
   /** A root list read: filters, sort, pagination and versions from the arguments, the rest from the selection. */
   const list = async (args: Args, context: GraphqlContext, selection: RootSelection) => {
-    const argsCtx = argsContext(runtime, context);
-    const filters = graphqlFilters(args['filters'], target, argsCtx);
-    const sort = graphqlSort(args['sort'], target, argsCtx);
-    const window = paginationWindow(args['pagination'], runtime.graphql);
-    const query: ListQuery = {
-      ...readParts(selection.plan),
-      ...(filters === undefined ? {} : { filters }),
-      ...versionQuery(args, schema, runtime.i18n, filters),
-      sort,
-      pagination: rootPagination(window, selection.pageInfo),
-    };
+    const { query, window } = rootListQuery(runtime, binding, args, argsContext(runtime, context), selection);
     const { results, total } = await runtime.documents.findMany(schema.uid, query);
     finishRead(runtime, context, selection.plan, results);
     return { results, total, window };
@@ -56,7 +48,7 @@ export function queryResolvers(runtime: GraphqlRuntime, binding: ContentTypeBind
 
   const one = (documentId: string | undefined) => async (args: Args, context: GraphqlContext, info: GraphQLResolveInfo) => {
     const selection = documentSelection(runtime, context, info, target);
-    const query: ReadQuery = { ...readParts(selection.plan), ...versionQuery(args, schema, runtime.i18n, undefined) };
+    const query = rootDocumentQuery(runtime, binding, args, selection.plan);
     const entity = documentId === undefined ? await runtime.documents.findSingle(schema.uid, query) : await runtime.documents.findOne(schema.uid, documentId, query);
     if (entity !== null) finishRead(runtime, context, selection.plan, [entity]);
     return entity;
@@ -89,4 +81,31 @@ export function queryResolvers(runtime: GraphqlRuntime, binding: ContentTypeBind
     };
   }
   return resolvers;
+}
+
+/** The engine query of a root list (`<plural>`, `<plural>_connection`) and the page it shows. */
+export function rootListQuery(
+  runtime: GraphqlRuntime,
+  binding: ContentTypeBinding,
+  args: Args,
+  argsCtx: ArgsContext,
+  selection: RootSelection,
+): { readonly query: ListQuery; readonly window: Window } {
+  const target = contentTypeTarget(binding.schema);
+  const filters = graphqlFilters(args['filters'], target, argsCtx);
+  const sort = graphqlSort(args['sort'], target, argsCtx);
+  const window = paginationWindow(args['pagination'], runtime.graphql);
+  const query: ListQuery = {
+    ...readParts(selection.plan),
+    ...(filters === undefined ? {} : { filters }),
+    ...versionQuery(args, binding.schema, runtime.i18n, filters),
+    sort,
+    pagination: rootPagination(window, selection.pageInfo),
+  };
+  return { query, window };
+}
+
+/** The engine query of a root document (`<singular>`, a single type). */
+export function rootDocumentQuery(runtime: GraphqlRuntime, binding: ContentTypeBinding, args: Args, plan: ReadPlan): ReadQuery {
+  return { ...readParts(plan), ...versionQuery(args, binding.schema, runtime.i18n, undefined) };
 }

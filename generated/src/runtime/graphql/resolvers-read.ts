@@ -10,30 +10,40 @@ import type { Target } from '../query/targets.ts';
 import type { ReadQuery } from '../query/types.ts';
 import type { ArgsContext } from './args.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
-import { collectSubfields, fieldsNamed, selectionScope } from './selection.ts';
+import { collectSubfields, fieldsNamed, selectionScope, type SelectionScope } from './selection.ts';
 import { deriveLists } from './selection-lists.ts';
 import { planSelection, type PlanContext, type ReadPlan } from './selection-plan.ts';
 import { fieldsOf, populateOf } from './selection-populate.ts';
 
 /** Converting arguments needs the caller's permissions: filters on unreadable relations are refused. */
 export function argsContext(runtime: GraphqlRuntime, context: GraphqlContext): ArgsContext {
+  return readerArgsContext(runtime, (uid) => canRead(context.access, uid));
+}
+
+/** The same for a caller whose permissions `readable` answers (rendered.ts records the answers). */
+export function readerArgsContext(runtime: GraphqlRuntime, readable: (uid: string) => boolean): ArgsContext {
   return {
-    scope: { targets: runtime.targets, canRead: (uid) => canRead(context.access, uid) },
+    scope: { targets: runtime.targets, canRead: readable },
     enumsOf: (uid) => runtime.bindings.enumsOf(uid),
   };
 }
 
-function planContext(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo): PlanContext {
+/** What planning a selection needs: the arguments' context, the operation's fragments and variables. */
+export function selectionPlanContext(runtime: GraphqlRuntime, args: ArgsContext, selection: SelectionScope): PlanContext {
   return {
-    ...argsContext(runtime, context),
-    selection: selectionScope(info),
+    ...args,
+    selection,
     componentType: (uid) => {
       const name = runtime.bindings.componentTypeName(uid);
-      const type = name === undefined ? undefined : info.schema.getType(name);
+      const type = name === undefined ? undefined : selection.schema.getType(name);
       if (!isObjectType(type)) throw new Error(`GraphQL schema: component ${uid} has no object type ${String(name)}`);
       return type;
     },
   };
+}
+
+function planContext(runtime: GraphqlRuntime, context: GraphqlContext, info: GraphQLResolveInfo): PlanContext {
+  return selectionPlanContext(runtime, argsContext(runtime, context), selectionScope(info));
 }
 
 export interface RootSelection {

@@ -32,7 +32,7 @@ import { costLimitPlugin } from './cost.ts';
 import { contextError, formatGraphqlError, strapiError } from './errors.ts';
 import { ideRouter, type IdeOptions } from './ide.ts';
 import { inputLiteralRule, inputVariablesPlugin } from './input-guard.ts';
-import { LEAN_HEADERS, LeanQueries } from './lean.ts';
+import { LEAN_HEADERS, LeanQueries, type LeanRenderer } from './lean.ts';
 import { aliasLimitRule, depthLimitRule, graphqlLimits, type GraphqlLimits } from './limits.ts';
 
 /** Resolvers in the shape Apollo (graphql-tools) accepts: `{ Query: { articles: (parent, args, context, info) => ... } }`. */
@@ -63,6 +63,8 @@ export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TCo
    * pipeline gives them (`info.cacheControl`) or write while a query runs.
    */
   readonly lean?: boolean;
+  /** On the lean path, answers a query without graphql-js' executor where it can (rendered.ts). */
+  readonly render?: LeanRenderer<TContext>;
 };
 
 export const defaultGraphqlPath = '/graphql';
@@ -82,7 +84,7 @@ export function graphqlMount<TContext extends BaseContext>(setup: GraphqlSetup<T
 export async function createGraphqlMount<TContext extends BaseContext>(app: AppContext, setup: GraphqlSetup<TContext>): Promise<Mount> {
   const limits = graphqlLimits(app.config.plugins.graphql, setup.limits);
   const logger = app.logger.child({ component: 'graphql' });
-  const lean = setup.lean === true && setup.direct !== undefined ? new LeanQueries<TContext>(limits) : undefined;
+  const lean = setup.lean === true && setup.direct !== undefined ? new LeanQueries<TContext>(limits, setup.render) : undefined;
   const server = new ApolloServer<TContext>({
     ...schemaOptions(setup),
     // Strapi's default: on, except in production (apolloServer.introspection decides).
