@@ -13,14 +13,27 @@ import { fragment, joinFragments, type Fragment } from './sql.ts';
 import { orderExpr } from './values.ts';
 
 export function compileSort(ctx: PlanContext, scope: Scope, items: readonly SortItem[], place: SortPlace = 'statement'): Fragment[] {
-  return items.map((item) => sortTerm(ctx, scope, item, place));
+  return sortKeys(ctx, scope, items, place).map((key) => key.term(key.value));
+}
+
+/** A sort item's value, and its ORDER BY term over that value or over a column that carries it. */
+export interface SortKey {
+  readonly value: Fragment;
+  term(value: Fragment): Fragment;
+}
+
+/**
+ * The sort as values and terms: a derived table selects the values, and the query around it
+ * orders by the columns that carry them (a nested list's page, nested.ts).
+ */
+export function sortKeys(ctx: PlanContext, scope: Scope, items: readonly SortItem[], place: SortPlace = 'statement'): SortKey[] {
+  return items.map((item) => ({ value: sortValue(ctx, scope, item), term: (value) => sortTerm(ctx, item, place, value) }));
 }
 
 /** Where a sort applies: a statement's ORDER BY, or an aggregate's (nested reads). */
 export type SortPlace = 'statement' | 'aggregate';
 
-function sortTerm(ctx: PlanContext, scope: Scope, item: SortItem, place: SortPlace): Fragment {
-  const value = sortValue(ctx, scope, item);
+function sortTerm(ctx: PlanContext, item: SortItem, place: SortPlace, value: Fragment): Fragment {
   const direction = item.direction === 'desc' ? 'DESC' : 'ASC';
   if (place === 'aggregate' && !ctx.dialect.capabilities.aggregateOrdersNulls) {
     // NULL first ascending and last descending, as the statements' ORDER BY places it.

@@ -31,7 +31,7 @@ import { scopeLocale, type PlanContext, type Scope } from './joins.ts';
 import { populatedKeys, withSortFields } from './populate.ts';
 import type { Registry, TypeInfo } from './registry.ts';
 import type { Projection, ProjectionSpec, RenderSlot } from './serialize.ts';
-import { compileSort } from './sort.ts';
+import { sortKeys, type SortKey } from './sort.ts';
 import { layoutObject, LayoutNotRendered, type EdgeEntry, type EntityLayout, type ListWindow } from './layout.ts';
 import { and, column, fragment, joinFragments, limitClause, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity } from './types.ts';
@@ -398,8 +398,16 @@ function whereOf(request: NestedRequest, source: Source, node: PopulateNode): Fr
 }
 
 function orderOf(request: NestedRequest, source: Source, sort: readonly SortItem[] | undefined): Fragment {
-  const terms = sort === undefined ? [] : compileSort(request.plan, filterScope(request, source.rows), sort, 'aggregate');
-  return joinFragments([...terms, ...source.tieBreak.map((term) => fragment(term))], ', ');
+  return joinFragments(
+    orderKeys(request, source, sort).map((key) => key.term(key.value)),
+    ', ',
+  );
+}
+
+/** The edge's order as values and terms (sort.ts SortKey): its sort, then link or entry order. */
+function orderKeys(request: NestedRequest, source: Source, sort: readonly SortItem[] | undefined): SortKey[] {
+  const keys = sort === undefined ? [] : sortKeys(request.plan, filterScope(request, source.rows), sort, 'aggregate');
+  return [...keys, ...source.tieBreak.map((column): SortKey => ({ value: fragment(column), term: (value) => value }))];
 }
 
 /** Rows of one node as a JSON array expression, with their own edges nested. */
@@ -465,7 +473,7 @@ function rowsEdge(planner: NestedPlanner, aliases: AliasCounter, key: string, js
   const subquery = (form: EdgeJson, object: Fragment, request: NestedRequest, requestNode: PopulateNode, window?: ListWindow): Fragment => {
     const where = whereOf(request, source, requestNode);
     const order = orderOf(request, source, requestNode.sort);
-    if (many && window !== undefined && (window.start > 0 || window.limit >= 0)) return windowed(form, object, where, order, window);
+    if (many && window !== undefined && (window.start > 0 || window.limit >= 0)) return windowed(form, object, where, orderKeys(request, source, requestNode.sort), window);
     if (z !== undefined) {
       // Rows numbered in the edge's order overall and per document; the first of each document kept.
       const ranked = joinFragments(
@@ -492,31 +500,43 @@ function rowsEdge(planner: NestedPlanner, aliases: AliasCounter, key: string, js
     return form.value(joinFragments([fragment('(SELECT '), object, fragment(from), where, ...top, fragment(' LIMIT 1)')], ''));
   };
   /**
-   * A page of the list: its rows numbered in the edge's order (the aggregate then keeps that
-   * order, which a derived table's ORDER BY alone does not promise), the first of each document
-   * kept where versions are ranked, then `window`'s rows.
+   * A page of the list: `window`'s rows in the edge's order, which the aggregate around them
+   * orders by again (a derived table's ORDER BY alone does not promise the order an aggregate
+   * sees): by the columns that carry the order's values (measured 0.025 ms where numbering the
+   * rows with ROW_NUMBER took 0.037, gql-nested's statement on SQLite); where versions are
+   * ranked, by their number, after keeping the first of each document.
    */
-  const windowed = (form: EdgeJson, object: Fragment, where: Fragment, order: Fragment, window: ListWindow): Fragment => {
+  const windowed = (form: EdgeJson, object: Fragment, where: Fragment, keys: readonly SortKey[], window: ListWindow): Fragment => {
     const w = nodeAlias(aliases);
     const page = limitClause(planner.dialect, window.limit, window.start);
-    const numbered =
-      z === undefined
-        ? joinFragments([fragment('SELECT '), object, fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '), order, fragment(`) AS "o"${from}`), where, fragment(' ORDER BY '), order, page], '')
-        : joinFragments(
-            [
-              fragment('SELECT "j", "o" FROM (SELECT '),
-              object,
-              fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '),
-              order,
-              fragment(`) AS "o", ROW_NUMBER() OVER (PARTITION BY ${column(source.rows.alias, 'document_id')} ORDER BY `),
-              order,
-              fragment(`) AS "r"${from}`),
-              where,
-              fragment(`) ${z} WHERE ${z}."r" = 1 ORDER BY ${z}."o"`),
-              page,
-            ],
-            '',
-          );
+    const order = joinFragments(
+      keys.map((key) => key.term(key.value)),
+      ', ',
+    );
+    if (z === undefined) {
+      const carried = keys.map((key, i) => joinFragments([fragment(', '), key.value, fragment(` AS "o${i}"`)], ''));
+      const rows = joinFragments([fragment('SELECT '), object, fragment(' AS "j"'), ...carried, fragment(from), where, fragment(' ORDER BY '), order, page], '');
+      const again = joinFragments(
+        keys.map((key, i) => key.term(fragment(`${w}."o${i}"`))),
+        ', ',
+      );
+      return form.value(joinFragments([fragment('(SELECT '), form.aggregate(form.reparse(fragment(`${w}."j"`)), again), fragment(' FROM ('), rows, fragment(`) ${w})`)], ''));
+    }
+    const numbered = joinFragments(
+      [
+        fragment('SELECT "j", "o" FROM (SELECT '),
+        object,
+        fragment(' AS "j", ROW_NUMBER() OVER (ORDER BY '),
+        order,
+        fragment(`) AS "o", ROW_NUMBER() OVER (PARTITION BY ${column(source.rows.alias, 'document_id')} ORDER BY `),
+        order,
+        fragment(`) AS "r"${from}`),
+        where,
+        fragment(`) ${z} WHERE ${z}."r" = 1 ORDER BY ${z}."o"`),
+        page,
+      ],
+      '',
+    );
     const aggregate = form.aggregate(form.reparse(fragment(`${w}."j"`)), fragment(`${w}."o"`));
     return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), numbered, fragment(`) ${w})`)], ''));
   };
