@@ -62,17 +62,20 @@ describe.runIf(clients.includes('mysql'))('MySQL plans of the growth shapes', ()
     return Promise.all(statements.map(async (statement) => ({ statement, rows: await ex.db.query<PlanRow>(`EXPLAIN ${statement.sql}`, statement.params) })));
   }
 
-  it('a filter through tags.name: the tag by its name index, the links by the covering index by target, 2 statements', async () => {
+  it('a filter through tags.name: the tag by its name index, the links by the covering index by target, 1 statement with the total', async () => {
     const explained = await plans({ filters: nested('tags', eq('name', 'tag-01')) });
-    expect(explained).toHaveLength(2);
-    for (const { rows } of explained) {
-      expect(rows.find((r) => r.table === 't2')?.key).toBe('tags_name_idx');
-      const links = rows.find((r) => r.table === 'l1');
-      expect(links?.key).toBe('articles_tags_lnk_target_document_id_inverse_ord_entity_id_idx');
-      expect(links?.Extra).toContain('Using index');
-      // The articles are looked up by their primary key, or read in its order: never scanned whole.
-      expect(rows.find((r) => r.table === 'a')?.type).not.toBe('ALL');
+    expect(explained).toHaveLength(1);
+    const { rows } = explained[0]!;
+    // The page's rows and the total's subquery: each reads the tags, links and articles.
+    for (const tags of rows.filter((r) => r.table === 't2')) expect(tags.key).toBe('tags_name_idx');
+    for (const links of rows.filter((r) => r.table === 'l1')) {
+      expect(links.key).toBe('articles_tags_lnk_target_document_id_inverse_ord_entity_id_idx');
+      expect(links.Extra).toContain('Using index');
     }
+    // The articles are looked up by their primary key, or read in its order: never scanned whole.
+    const articles = rows.filter((r) => r.table === 'a');
+    expect(articles.length).toBeGreaterThan(0);
+    for (const article of articles) expect(article.type).not.toBe('ALL');
   });
 
   it.each([

@@ -3,7 +3,7 @@
  * random populate trees (every attribute kind, nested up to three levels, with fields, filters,
  * sorts and counts), random root filters, sorts, statuses and locales over the conformance seed,
  * both give the same JSON byte for byte, on both databases. The statement read costs one
- * statement (two with the total) whenever it covers the tree.
+ * statement, the total included (two for a page past the end), whenever it covers the tree.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -201,7 +201,7 @@ describe.each(clients)('one statement against per edge on %s', (client) => {
     }
   }
 
-  it('random reads give the same JSON, in one statement (two with the total) when covered', async () => {
+  it('random reads give the same JSON, in one statement (the total included) when covered', async () => {
     const registry = createRegistry(model);
     await fc.assert(
       fc.asyncProperty(queryArb(registry), async ({ uid, query }) => {
@@ -210,8 +210,12 @@ describe.each(clients)('one statement against per edge on %s', (client) => {
         expect(JSON.stringify(actual.result)).toBe(JSON.stringify(expected.result));
         // SQLite reads a to-many relation below a relation per edge (nested.ts), exactly as the per-edge path does.
         if (client === 'sqlite' && toManyBelowRelation(registry, registry.type(uid), query.populate, false)) expect(actual.statements).toBe(expected.statements);
-        else if (client === 'mysql' && needsDerivedTable(registry, registry.type(uid), query.populate)) expect([query.pagination.withCount ? 2 : 1, expected.statements]).toContain(actual.statements);
-        else expect(actual.statements).toBe(query.pagination.withCount ? 2 : 1);
+        else {
+          // The total rides along on the rows, so a page past the end counts apart.
+          const one = query.pagination.withCount && expected.result.results.length === 0 ? 2 : 1;
+          if (client === 'mysql' && needsDerivedTable(registry, registry.type(uid), query.populate)) expect([one, expected.statements]).toContain(actual.statements);
+          else expect(actual.statements).toBe(one);
+        }
       }),
       { numRuns: 150 },
     );

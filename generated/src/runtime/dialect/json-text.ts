@@ -22,6 +22,9 @@ export function needsFallback(body: string): boolean {
   return body.includes('\\u0000');
 }
 
+/** Thrown while rendering what the database cannot write as JSON text; the caller reads rows instead. */
+export class NotRendered extends Error {}
+
 /** The largest integer a double holds exactly (Number.MAX_SAFE_INTEGER). */
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -187,6 +190,20 @@ function postgresJson(x: string): string {
   );
 }
 
+/** PostgreSQL's most arguments to one function call. */
+const PG_MAX_ARGUMENTS = 100;
+
+/**
+ * `concat(a, b, ...)`: one allocation for the whole text, where `a || b || ...` copies the growing
+ * text once per operator. No part is NULL (every value writes `null`).
+ */
+function concatText(parts: readonly Fragment[]): Fragment {
+  if (parts.length <= PG_MAX_ARGUMENTS) return joinFragments([fragment('concat('), joinFragments(parts, ', '), fragment(')')], '');
+  const chunks: Fragment[] = [];
+  for (let i = 0; i < parts.length; i += PG_MAX_ARGUMENTS) chunks.push(concatText(parts.slice(i, i + PG_MAX_ARGUMENTS)));
+  return concatText(chunks);
+}
+
 /**
  * PostgreSQL: JSON text by concatenation. Keys are written into the SQL text; `'` is doubled and
  * JSON.stringify escapes the rest.
@@ -195,10 +212,11 @@ export const postgresJsonText: JsonTextSupport = {
   populated: false,
   values: POSTGRES_VALUES,
   object(entries) {
+    if (entries.length === 0) return fragment(`'{}'`);
     const parts: Fragment[] = [];
     entries.forEach(([key, value], i) => parts.push(fragment(sqlString(`${i === 0 ? '{' : ','}${JSON.stringify(key)}:`)), value));
-    parts.push(fragment(sqlString(entries.length === 0 ? '{}' : '}')));
-    return joinFragments(parts, ' || ');
+    parts.push(fragment(`'}'`));
+    return concatText(parts);
   },
   nested: (subquery) => joinFragments([fragment('COALESCE('), subquery, fragment(`, 'null')`)], ''),
   aggregate: (item, order) => joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], ''),

@@ -2,7 +2,7 @@
  * Populating inside the root statement: every populated edge becomes a correlated subquery that
  * returns its rows as JSON (SQLite json_array/json_group_array, PostgreSQL
  * json_build_array/json_agg), nested to any depth, so a read with any populate tree is ONE
- * statement (two with the total). Each row is an array of the same columns the per-edge path
+ * statement, the total included. Each row is an array of the same columns the per-edge path
  * selects, in its projection's order, then its edges; the same projections build the entities,
  * so decoding (booleans, bigintegers, time formats, JSON columns) stays in one place and answers
  * are byte-equal to populate.ts.
@@ -21,6 +21,7 @@
  * `Dialect.capabilities`.
  */
 import type { Dialect } from '../database.ts';
+import { NotRendered } from '../dialect/json-text.ts';
 import type { JsonTextSupport } from '../dialect/types.ts';
 import type { PopulateNode, PopulateTree, SortItem, Status } from '../query/types.ts';
 import type { Field } from '../schema.ts';
@@ -115,8 +116,7 @@ export interface TreePlan {
 /** Thrown while planning a shape this module does not cover; the caller reads it per edge. */
 class NotCovered extends Error {}
 
-/** Thrown while rendering a tree the database cannot write as JSON text; the caller reads rows instead. */
-export class NotRendered extends Error {}
+export { NotRendered };
 
 /**
  * The JSON functions an edge's subquery is built with: the rows' positional arrays

@@ -2,10 +2,11 @@
  * The read side of the document service: validated queries (query/types.ts) → SQL → entities in
  * Strapi 5's REST shape.
  *
- * Statements per call: 1 for the root rows with everything populated (nested.ts), +1 for the
- * total when the list asks for it (both run concurrently), never more with more rows. Trees
- * nested.ts does not cover are populated per edge instead (populate.ts): + one per populated edge
- * per level.
+ * Statements per call: 1 for the root rows with everything populated (nested.ts) and the total
+ * when the list asks for it (a column of the rows: `withTotal`; a page past the end has no row to
+ * carry it and counts apart), never more with more rows. Trees nested.ts does not cover are
+ * populated per edge instead (populate.ts): + one per populated edge per level. Rendered reads
+ * write the same statement's JSON in SQL, in REST's shape or a caller's layout (layout.ts).
  */
 import { DatabaseUsageError, type Dialect, type Queryable, type Row } from '../database.ts';
 import type { ListQuery, Pagination, PopulateTree, ReadQuery } from '../query/types.ts';
@@ -51,6 +52,9 @@ export interface ReadEngineOptions {
 
 /** Alias of the root table in every root statement. */
 const ROOT = 'a';
+
+/** Column of a page's rows that carries the list's total (withTotal). */
+const TOTAL_KEY = '__total';
 
 export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   const { db, model } = options;
@@ -164,8 +168,21 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     return { parts, page, count };
   }
 
-  function countOf(query: ListQuery, count: Fragment): Promise<number | undefined> {
-    return query.pagination.withCount ? db.query<Row>(count.sql, count.params).then((r) => Number(r[0]?.['count'] ?? 0)) : Promise.resolve(undefined);
+  /**
+   * The select list with the total as one more column where the list asks for it: an
+   * uncorrelated subquery the database runs once, so a page and its total are one statement.
+   */
+  function withTotal(select: Fragment, type: TypeInfo, where: Fragment, query: ListQuery): Fragment {
+    if (!query.pagination.withCount) return select;
+    return joinFragments([select, fragment(`, (SELECT COUNT(*) FROM ${quote(type.table)} ${ROOT} WHERE `), where, fragment(`) AS ${quote(TOTAL_KEY)}`)], '');
+  }
+
+  /** The total the page's rows carry; a page past the end has no row to carry it, so it is counted on its own. */
+  async function totalOf(query: ListQuery, rows: readonly Row[], count: Fragment): Promise<number | undefined> {
+    if (!query.pagination.withCount) return undefined;
+    if (rows.length > 0) return Number(rows[0]![TOTAL_KEY]);
+    const counted = await db.query<Row>(count.sql, count.params);
+    return Number(counted[0]?.['count'] ?? 0);
   }
 
   /**
@@ -232,10 +249,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
         statements =
           pageStatements(uid, query, ({ type, plan, projection, where }) => {
             const object = renderedSelect(type, plan, projection, query, layout);
-            if (object === undefined || !query.pagination.withCount) return object;
-            // The total rides along as a column, an uncorrelated subquery the database runs once:
-            // one statement, where the rows path runs two.
-            return joinFragments([object, fragment(`, (SELECT COUNT(*) FROM ${quote(type.table)} ${ROOT} WHERE `), where, fragment(`) AS ${quote('n')}`)], '');
+            return object === undefined ? undefined : withTotal(object, type, where, query);
           }) ?? null;
         byType.set(uid, statements);
       }
@@ -244,9 +258,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       const rows = await whenWritten(db.query<Row>(page.sql, page.params));
       if (rows !== undefined) {
         const json = `[${rows.map((row) => row['j'] as string).join(',')}]`;
-        // A page past the end has no row to carry the total: counted on its own.
-        const total = !query.pagination.withCount ? undefined : rows.length > 0 ? Number(rows[0]!['n']) : await countOf(query, count);
-        if (!needsFallback(json)) return { json, total };
+        if (!needsFallback(json)) return { json, total: await totalOf(query, rows, count) };
       }
       fellBack.add(query);
       return undefined;
@@ -261,12 +273,13 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
 
     async findMany(uid: string, query: ListQuery): Promise<ListResult> {
       let nested: TreePlan | undefined;
-      const { parts, page, count } = pageStatements(uid, query, ({ type, plan, projection }) => {
+      const { parts, page, count } = pageStatements(uid, query, ({ type, plan, projection, where }) => {
         nested = nestedPlan(type, query);
-        return selectList(plan, projection, nested, query);
+        return withTotal(selectList(plan, projection, nested, query), type, where, query);
       })!;
-      const [rows, total] = await Promise.all([db.query<Row>(page.sql, page.params), countOf(query, count)]);
-      return { results: await entitiesOf(parts.ctx, parts.type, parts.projection, rows, query, nested), total };
+      const rows = await db.query<Row>(page.sql, page.params);
+      const [results, total] = await Promise.all([entitiesOf(parts.ctx, parts.type, parts.projection, rows, query, nested), totalOf(query, rows, count)]);
+      return { results, total };
     },
 
     findOne(uid: string, documentId: string, query: ReadQuery): Promise<Entity | null> {
