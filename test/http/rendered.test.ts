@@ -107,8 +107,10 @@ describe.each(clients)('rendered reads against rows on %s', (database) => {
     expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[tags]=true&populate[blocks]=true')).toBe(1);
     // SQLite reads a to-many relation below a relation per edge, in rows: the rows with the total, author, avatar, category, its articles.
     expect(await count('/api/articles?populate[author][populate][0]=avatar&populate[category][populate][articles]=true')).toBe(database === 'sqlite' ? 5 : 1);
-    // A page past the end has no row to carry the total: it is counted apart.
-    expect(await count('/api/tags?pagination[page]=50')).toBe(2);
+    // A rendered page is one aggregated row, so a page past the end carries its total too.
+    expect(await count('/api/tags?pagination[page]=50')).toBe(1);
+    // Read in rows (PostgreSQL renders no populated read), a page past the end has no row to carry it: counted apart.
+    expect(await count('/api/articles?populate[tags]=true&pagination[page]=50')).toBe(database === 'sqlite' ? 1 : 2);
     expect(await count(`/api/articles/${Object.values(seedMap.documents).find((d) => d.uid === 'api::article.article')?.documentId}?populate=*`)).toBe(1);
   });
 

@@ -101,6 +101,8 @@ export const sqliteJsonText: JsonTextSupport = {
   // A JSONB blob stays JSONB through a subquery; no row is NULL, which the objects write as `null`.
   nested: (subquery) => subquery,
   aggregate: (item, order) => joinFragments([fragment('jsonb_group_array('), item, fragment(' ORDER BY '), order, fragment(')')], ''),
+  // Texts joined as they are: json_group_array would parse each one again.
+  textArray: (item, order) => joinFragments([fragment(`COALESCE('[' || group_concat(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], ''),
   string: sqlString,
   emptyArray: 'jsonb_array()',
   count: (subquery) => subquery,
@@ -204,6 +206,11 @@ function concatText(parts: readonly Fragment[]): Fragment {
   return concatText(chunks);
 }
 
+/** JSON texts joined into an array text in `order`; `[]` for none. */
+function stringAgg(item: Fragment, order: Fragment): Fragment {
+  return joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], '');
+}
+
 /**
  * PostgreSQL: JSON text by concatenation. Keys are written into the SQL text; `'` is doubled and
  * JSON.stringify escapes the rest.
@@ -219,7 +226,8 @@ export const postgresJsonText: JsonTextSupport = {
     return concatText(parts);
   },
   nested: (subquery) => joinFragments([fragment('COALESCE('), subquery, fragment(`, 'null')`)], ''),
-  aggregate: (item, order) => joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], ''),
+  aggregate: (item, order) => stringAgg(item, order),
+  textArray: (item, order) => stringAgg(item, order),
   string: (value) => sqlString(JSON.stringify(value)),
   emptyArray: `'[]'`,
   count: (subquery) => joinFragments([fragment('('), subquery, fragment(')::text')], ''),

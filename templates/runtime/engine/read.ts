@@ -20,7 +20,7 @@ import { populate, populatedKeys, type LoadContext, type Parent } from './popula
 import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
 import { createProjection, LOCALE_KEY, type Projection, type ProjectionSpec } from './serialize.ts';
 import { searchCondition } from './search.ts';
-import { compileSort } from './sort.ts';
+import { compileSort, sortKeys, type SortKey } from './sort.ts';
 import { and, column, fragment, joinFragments, limitClause, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity, ListResult, ReadEngine, RenderedReads } from './types.ts';
 import { needsFallback } from '../dialect/json-text.ts';
@@ -55,6 +55,12 @@ const ROOT = 'a';
 
 /** Column of a page's rows that carries the list's total (withTotal). */
 const TOTAL_KEY = '__total';
+
+/** Alias of a rendered page's rows (renderedPage). */
+const PAGE = 'p';
+
+/** The last sort key of every root read: the row id, so the order is total. */
+const ID_KEY: SortKey = { value: fragment(column(ROOT, 'id')), term: (value) => joinFragments([value, fragment(' ASC')], '') };
 
 export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   const { db, model } = options;
@@ -231,12 +237,52 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
    */
   const fellBack = new WeakSet<ReadQuery>();
   /**
-   * The rendered statements of a query object (and layout), or null where it is read in rows: a
+   * A rendered page as one row: each entity's JSON text selected with the values that order it,
+   * joined into one array text in that order around the page, and the total beside it (an
+   * uncorrelated subquery, so a page past the end counts in the same statement). One row for the
+   * driver to decode, not one per entity.
+   */
+  function renderedPage(uid: string, query: ListQuery, layout: EntityLayout | undefined): Fragment | undefined {
+    const { type, plan, projection, where } = rootParts(uid, query);
+    const object = renderedSelect(type, plan, projection, query, layout);
+    if (object === undefined) return undefined;
+    const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
+    const inner = [...sortKeys(plan, scope, query.sort), ID_KEY];
+    const outer = [...sortKeys(plan, scope, query.sort, 'aggregate'), ID_KEY];
+    const carried = inner.map((key, i) => joinFragments([fragment(', '), key.value, fragment(` AS "o${i}"`)], ''));
+    const { limit, offset } = window(query.pagination);
+    const from = `${quote(type.table)} ${ROOT}`;
+    const rows = joinFragments(
+      [
+        fragment('SELECT '),
+        object,
+        ...carried,
+        fragment(` FROM ${from} WHERE `),
+        where,
+        fragment(' ORDER BY '),
+        joinFragments(
+          inner.map((key) => key.term(key.value)),
+          ', ',
+        ),
+        limitClause(dialect, limit, offset),
+      ],
+      '',
+    );
+    const order = joinFragments(
+      outer.map((key, i) => key.term(fragment(`${PAGE}."o${i}"`))),
+      ', ',
+    );
+    const total = query.pagination.withCount ? [fragment(`, (SELECT COUNT(*) FROM ${from} WHERE `), where, fragment(`) AS ${quote(TOTAL_KEY)}`)] : [];
+    return joinFragments([fragment('SELECT '), dialect.json.text!.textArray(fragment(`${PAGE}."j"`), order), fragment(' AS "j"'), ...total, fragment(' FROM ('), rows, fragment(`) ${PAGE}`)], '');
+  }
+
+  /**
+   * The rendered statement of a query object (and layout), or null where it is read in rows: a
    * statement depends on nothing but the query, and REST's and GraphQL's cached plans hand out
    * one frozen query object per query string, so a repeated query costs a lookup, and its SQL
    * text is the same string each time (the prepared-statement cache hashes it once).
    */
-  const renderedPages = new WeakMap<ListQuery, WeakMap<object, Map<string, { readonly page: Fragment; readonly count: Fragment } | null>>>();
+  const renderedPages = new WeakMap<ListQuery, WeakMap<object, Map<string, Fragment | null>>>();
   const rendered: RenderedReads = {
     async findMany(uid, query, layout) {
       if (fellBack.has(query)) return undefined;
@@ -244,22 +290,12 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       if (byLayout === undefined) renderedPages.set(query, (byLayout = new WeakMap()));
       let byType = byLayout.get(layout ?? REST_LAYOUT);
       if (byType === undefined) byLayout.set(layout ?? REST_LAYOUT, (byType = new Map()));
-      let statements = byType.get(uid);
-      if (statements === undefined) {
-        statements =
-          pageStatements(uid, query, ({ type, plan, projection, where }) => {
-            const object = renderedSelect(type, plan, projection, query, layout);
-            return object === undefined ? undefined : withTotal(object, type, where, query);
-          }) ?? null;
-        byType.set(uid, statements);
-      }
-      if (statements === null) return undefined;
-      const { page, count } = statements;
-      const rows = await whenWritten(db.query<Row>(page.sql, page.params));
-      if (rows !== undefined) {
-        const json = `[${rows.map((row) => row['j'] as string).join(',')}]`;
-        if (!needsFallback(json)) return { json, total: await totalOf(query, rows, count) };
-      }
+      let page = byType.get(uid);
+      if (page === undefined) byType.set(uid, (page = renderedPage(uid, query, layout) ?? null));
+      if (page === null) return undefined;
+      const row = (await whenWritten(db.query<Row>(page.sql, page.params)))?.[0];
+      const json = row?.['j'] as string | undefined;
+      if (row !== undefined && json !== undefined && !needsFallback(json)) return { json, total: query.pagination.withCount ? Number(row[TOTAL_KEY]) : undefined };
       fellBack.add(query);
       return undefined;
     },

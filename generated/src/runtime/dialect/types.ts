@@ -133,6 +133,12 @@ export interface JsonTextSupport {
   nested(subquery: Fragment): Fragment;
   /** The array of `item` over the rows in `order`; `[]` when there are none. */
   aggregate(item: Fragment, order: Fragment): Fragment;
+  /**
+   * The JSON texts of `outer` objects over the rows as one array text, in `order`; `[]` when there
+   * are none. A page read as one value: one row for the driver to decode instead of one per entity
+   * (SQLite rest-list's statement measured 0.029 -> 0.017 ms of CPU).
+   */
+  textArray(item: Fragment, order: Fragment): Fragment;
   /** A constant string (a dynamic zone entry's `__component`) as a value. */
   string(value: string): string;
   /** An empty array as a value. */
