@@ -151,7 +151,6 @@ export const mysqlDialect: Dialect = {
   capabilities: {
     caseSensitiveLike: true,
     freeTopOne: true,
-    nestedToManyBelowRelation: true,
     // MariaDB 10.11 (the oldest supported server) cannot; MySQL 8.0.14+ could.
     correlatedDerivedTables: false,
     // Several processes may serve MySQL, but the shared rate-limit store is PostgreSQL SQL

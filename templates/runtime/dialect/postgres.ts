@@ -91,7 +91,6 @@ export const postgresDialect: Dialect = {
     caseSensitiveLike: true,
     freeTopOne: true,
     correlatedDerivedTables: true,
-    nestedToManyBelowRelation: true,
     aggregateOrdersNulls: true,
     sharedByProcesses: true,
   },

@@ -169,12 +169,6 @@ export interface Capabilities {
    */
   readonly freeTopOne: boolean;
   /**
-   * A to-many relation populated below a relation may be read in the root statement. SQLite:
-   * false (no round trip to save; measured slower than the per-edge path, rendered or not: it runs
-   * once per parent row there, once per distinct row per edge). Such trees are read in rows.
-   */
-  readonly nestedToManyBelowRelation: boolean;
-  /**
    * A derived table (`FROM (SELECT ...) t`) inside a correlated subquery may read the outer row.
    * MariaDB cannot (MySQL can since 8.0.14): a dynamic zone is then one aggregate per component
    * kind, merged in zone order in JavaScript (nested.ts zoneEdgePerKind), and one-version-per-

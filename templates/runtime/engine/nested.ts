@@ -51,8 +51,6 @@ interface RowsAt {
   readonly type: TypeInfo;
   readonly alias: string;
   readonly locale: LocaleSource;
-  /** Reached through a relation (or below one): the same row can appear under many parents. */
-  readonly shared: boolean;
 }
 
 /** What planning needs from the read engine. */
@@ -165,12 +163,12 @@ export function renderObject(dialect: Dialect, slots: readonly RenderSlot[], edg
  * Plans `tree` over rows of `type` at `alias`; undefined when the tree needs the per-edge path.
  * The locale source of the root rows: their own column when localized, else the root locale.
  */
-export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, tree: PopulateTree, rootLocaleSet: boolean, options: TreeOptions = {}): TreePlan | undefined {
+export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, tree: PopulateTree, rootLocaleSet: boolean): TreePlan | undefined {
   const rootLocale: LocaleSource = rootLocaleSet ? { kind: 'root' } : { kind: 'none' };
-  const aliases: AliasCounter = { next: 0, rootLocale, toManyBelowRelation: options.toManyBelowRelation ?? planner.dialect.capabilities.nestedToManyBelowRelation };
+  const aliases: AliasCounter = { next: 0, rootLocale };
   const locale: LocaleSource = type.localized ? { kind: 'column', alias } : rootLocale;
   try {
-    const edges = planEdges(planner, aliases, { type, alias, locale, shared: false }, tree);
+    const edges = planEdges(planner, aliases, { type, alias, locale }, tree);
     const compile = (versions: NestedVersions, requestTree: PopulateTree): Fragment => {
       const request: NestedRequest = { plan: requestPlan(planner, versions), rootLocale: versions.rootLocale };
       const items = edges.map((edge) => joinFragments([edge.sql(request, requestTree[edge.key]!), fragment(` AS ${quote(edge.column)}`)], ''));
@@ -180,7 +178,7 @@ export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, 
       const request: NestedRequest = { plan: requestPlan(planner, versions), rootLocale: versions.rootLocale };
       return new Map(edges.map((edge) => [edge.key, edge.render(request, requestTree[edge.key]!)]));
     };
-    const rootRows: RowsAt = { type, alias, locale, shared: false };
+    const rootRows: RowsAt = { type, alias, locale };
     return {
       selectItems: oncePerVersions(compile),
       renderEdges: oncePerVersions(render),
@@ -236,17 +234,6 @@ interface AliasCounter {
   next: number;
   /** What a non-localized content type's rows pass on: the root query's locale, if it names one. */
   readonly rootLocale: LocaleSource;
-  /** Whether a to-many relation below a relation is planned here (TreeOptions). */
-  readonly toManyBelowRelation: boolean;
-}
-
-export interface TreeOptions {
-  /**
-   * Plan to-many relations below a relation into the statement even where the dialect reads them
-   * per edge (`Capabilities.nestedToManyBelowRelation`): GraphQL's rendered reads, whose lists are
-   * paged per parent and select few columns, measured faster in one statement on SQLite too.
-   */
-  readonly toManyBelowRelation?: boolean;
 }
 
 /** The entity of `rows` in `layout`'s shape, each edge entry written by its planned edge. */
@@ -287,10 +274,6 @@ function planEdges(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt
       case 'relation': {
         const target = planner.registry.type(field.target);
         if (!field.owner && parent.type.isComponent) throw new NotCovered();
-        // SQLite has no round trip to save, and a to-many relation below a relation runs once per
-        // parent row here where the per-edge path reads it once per distinct row: measured slower
-        // (rest-populate-deep's category.articles, docs/benchmarks.md), so it stays per edge.
-        if (!aliases.toManyBelowRelation && parent.shared && field.cardinality === 'many' && node.count !== true) throw new NotCovered();
         const walk = relationSource(aliases, parent, field.owner, field.linkTable, target);
         // Every locale of a localized target matches where no locale applies: one version per document, the first in order.
         const onePerDocument = target.localized && parent.locale.kind === 'none';
@@ -308,7 +291,7 @@ function planEdges(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt
         const m = nodeAlias(aliases);
         const f = nodeAlias(aliases);
         const walk: Source = {
-          rows: { type: files, alias: f, locale: { kind: 'none' }, shared: parent.shared },
+          rows: { type: files, alias: f, locale: { kind: 'none' } },
           from: `${quote(FILE_LINK_TABLE)} ${m} JOIN ${quote(files.table)} ${f} ON ${column(f, 'id')} = ${column(m, 'file_id')}`,
           correlation: fragment(`${column(m, 'related_type')} = ? AND ${column(m, 'field')} = ? AND ${column(m, 'related_id')} = ${column(parent.alias, 'id')}`, [parent.type.uid, key]),
           versions: () => TRUE,
@@ -353,7 +336,7 @@ function relationSource(aliases: AliasCounter, parent: RowsAt, owner: boolean, l
   const locale = parent.locale;
   return {
     // A content row passes on its own locale when localized, else the root query's (populate.ts contentParent).
-    rows: { type: target, alias: t, locale: target.localized ? { kind: 'column', alias: t } : aliases.rootLocale, shared: true },
+    rows: { type: target, alias: t, locale: target.localized ? { kind: 'column', alias: t } : aliases.rootLocale },
     from: `${quote(linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
     correlation: fragment(correlation),
     versions(request) {
@@ -369,7 +352,7 @@ function componentSource(aliases: AliasCounter, parent: RowsAt, key: string, com
   const c = nodeAlias(aliases);
   return {
     // A component row passes its owner's locale on to the relations inside it.
-    rows: { type: component, alias: c, locale: parent.locale, shared: parent.shared },
+    rows: { type: component, alias: c, locale: parent.locale },
     from: `${quote(component.table)} ${c}`,
     correlation: fragment(`${column(c, 'entity_type')} = ? AND ${column(c, 'entity_field')} = ? AND ${column(c, 'entity_id')} = ${column(parent.alias, 'id')}`, [parent.type.uid, key]),
     versions: () => TRUE,
@@ -675,7 +658,7 @@ function zoneEdgePerKind(planner: NestedPlanner, key: string, jsonKey: string, p
 function localizationsSource(aliases: AliasCounter, parent: RowsAt): Source {
   const t = nodeAlias(aliases);
   return {
-    rows: { type: parent.type, alias: t, locale: { kind: 'column', alias: t }, shared: true },
+    rows: { type: parent.type, alias: t, locale: { kind: 'column', alias: t } },
     from: `${quote(parent.type.table)} ${t}`,
     correlation: fragment(`${column(t, 'document_id')} = ${column(parent.alias, 'document_id')} AND ${column(t, 'locale')} <> ${column(parent.alias, 'locale')}`),
     versions: (request) => statusCondition(parent.type, t, request.plan.status),

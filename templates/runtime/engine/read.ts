@@ -70,10 +70,10 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   const perEdge = (options.populate ?? (process.env['CAPI_READ_PER_EDGE'] === '1' ? 'per-edge' : 'statement')) === 'per-edge';
 
   /** The populate tree planned into the root statement, or undefined to read it per edge. */
-  function nestedPlan(type: TypeInfo, query: ReadQuery, layout?: EntityLayout): TreePlan | undefined {
+  function nestedPlan(type: TypeInfo, query: ReadQuery): TreePlan | undefined {
     if (perEdge || Object.keys(query.populate).length === 0) return undefined;
     const rootLocale = query.locale === undefined || query.locale === '*' ? undefined : query.locale;
-    return shared.tree(type, query.populate, rootLocale !== undefined, layout !== undefined);
+    return shared.tree(type, query.populate, rootLocale !== undefined);
   }
 
   /** The root's SELECT list: its columns, then one JSON column per populated edge. */
@@ -200,7 +200,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     if (perEdge || text === undefined) return undefined;
     const populated = Object.keys(query.populate).length > 0;
     if (populated && !text.populated && options.renderPopulated !== true && layout === undefined) return undefined;
-    const nested = populated ? nestedPlan(type, query, layout) : undefined;
+    const nested = populated ? nestedPlan(type, query) : undefined;
     if (populated && nested === undefined) return undefined;
     const versions = { status: plan.status, rootLocale: plan.rootLocale };
     try {
@@ -369,11 +369,8 @@ function window(pagination: Pagination): {
 interface SharedState {
   readonly registry: Registry;
   projection(type: TypeInfo, spec: ProjectionSpec): Projection;
-  /**
-   * The planned populate tree of a root type (nested.ts), cached per shape; undefined when not
-   * covered. `layout`: for a read in a layout (TreeOptions.toManyBelowRelation).
-   */
-  tree(type: TypeInfo, populate: PopulateTree, rootLocaleSet: boolean, layout: boolean): TreePlan | undefined;
+  /** The planned populate tree of a root type (nested.ts), cached per shape; undefined when not covered. */
+  tree(type: TypeInfo, populate: PopulateTree, rootLocaleSet: boolean): TreePlan | undefined;
 }
 
 /** Distinct populate shapes kept planned; shapes come from requests, so the cache is bounded. */
@@ -395,10 +392,10 @@ function sharedState(model: ModelSchema, dialect: Dialect): SharedState {
     const trees = new LruCache<string, TreePlan | undefined>(TREE_PLANS);
     state = {
       registry,
-      tree(type, populate, rootLocaleSet, layout) {
-        const key = `${type.uid}|${rootLocaleSet ? 'L' : ''}${layout ? 'G' : ''}|${shapeKey(populate)}`;
+      tree(type, populate, rootLocaleSet) {
+        const key = `${type.uid}|${rootLocaleSet ? 'L' : ''}|${shapeKey(populate)}`;
         if (trees.has(key)) return trees.get(key);
-        const plan = planTree(planner, type, ROOT, populate, rootLocaleSet, layout ? { toManyBelowRelation: true } : {});
+        const plan = planTree(planner, type, ROOT, populate, rootLocaleSet);
         trees.set(key, plan);
         return plan;
       },

@@ -91,7 +91,6 @@ export const sqliteDialect: Dialect = {
     caseSensitiveLike: false,
     freeTopOne: false,
     correlatedDerivedTables: true,
-    nestedToManyBelowRelation: false,
     aggregateOrdersNulls: true,
     sharedByProcesses: false,
   },
