@@ -46,6 +46,16 @@ async function start(middlewares?: unknown, files: Record<string, string> = {}, 
     if (req.session) req.session.visits = visits;
     res.json({ data: { visits } });
   });
+  // Touching the session first through its options, or by replacing it: cookie-session's own forms.
+  api.get('/remember', (req, res) => {
+    req.sessionOptions.maxAge = 60_000;
+    req.session = { remembered: true };
+    res.json({ data: { remembered: true } });
+  });
+  api.get('/forget', (req, res) => {
+    req.session = null;
+    res.json({ data: { forgotten: true } });
+  });
   api.get('/boom', () => {
     throw new Error('internal detail');
   });
@@ -280,6 +290,22 @@ describe("strapi::session (cookie-session, koa-session's options)", () => {
     expect(await (await fetch(`${server.url}/api/visits`, { headers: { cookie: forged } })).json()).toEqual({ data: { visits: 1 } });
     // API answers that never touch the session set no cookie.
     expect((await fetch(`${server.url}/api/articles`)).headers.getSetCookie()).toEqual([]);
+  });
+
+  it('starts on the first touch of req.session or req.sessionOptions, setting or reading', async () => {
+    const { server } = await start(undefined, {}, { APP_KEYS: 'first-key' });
+    const remembered = await fetch(`${server.url}/api/remember`);
+    const { pairs, attributes } = cookiesOf(remembered);
+    expect(pairs.map((pair) => pair.split('=')[0])).toEqual(['koa.sess', 'koa.sess.sig']);
+    // The options set before the session apply to its cookie: it expires in a minute.
+    const expires = Date.parse(/expires=([^;]+)/i.exec(attributes)?.[1] ?? '');
+    expect(expires - Date.now()).toBeGreaterThan(30_000);
+    expect(expires - Date.now()).toBeLessThan(90_000);
+    const visited = await fetch(`${server.url}/api/visits`, { headers: { cookie: pairs.join('; ') } });
+    expect(await visited.json()).toEqual({ data: { visits: 1 } });
+    // Setting it to null clears the cookie.
+    const forgotten = cookiesOf(await fetch(`${server.url}/api/forget`, { headers: { cookie: pairs.join('; ') } }));
+    expect(forgotten.pairs[0]).toBe('koa.sess=');
   });
 
   it("takes Strapi's option names, and without APP_KEYS warns once, when a session is first used", async () => {
