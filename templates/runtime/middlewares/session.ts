@@ -51,27 +51,49 @@ export function session(config: SessionConfig, logger: Logger): RequestHandler {
 /** What cookie-session puts on a request; reading or setting either runs it first. */
 const SESSION_KEYS = ['session', 'sessionOptions'] as const;
 
+/** The request's pending start of cookie-session, until the first touch. */
+const PENDING = Symbol('capi.session.pending');
+
+type Deferred = Record<string | symbol, unknown> & { [PENDING]?: () => void };
+
+/** Runs the pending cookie-session once; it defines its own `session` and `sessionOptions`, which replace these accessors. */
+function started(target: Deferred): Deferred {
+  const start = target[PENDING];
+  if (start !== undefined) {
+    target[PENDING] = undefined;
+    for (const key of SESSION_KEYS) delete target[key];
+    start();
+  }
+  return target;
+}
+
+/**
+ * One pair of accessors for every request (shared functions: a request pays for two property
+ * definitions, not for closures of its own).
+ */
+const DEFERRED: PropertyDescriptorMap = Object.fromEntries(
+  SESSION_KEYS.map((key) => [
+    key,
+    {
+      configurable: true,
+      enumerable: true,
+      get(this: Deferred): unknown {
+        return started(this)[key];
+      },
+      set(this: Deferred, value: unknown): void {
+        started(this)[key] = value;
+      },
+    },
+  ]),
+);
+
 /** Accessors that run cookie-session on the request at the first touch, then step aside for its own. */
 function deferSession(req: Request, res: Response, handler: RequestHandler, firstUse: () => void): void {
-  const target = req as unknown as Record<string, unknown>;
-  const start = (): void => {
-    for (const key of SESSION_KEYS) delete target[key];
+  const target = req as unknown as Deferred;
+  target[PENDING] = () => {
     // cookie-session is synchronous: it has defined its accessors when this returns.
     void handler(req, res, () => undefined);
     firstUse();
   };
-  for (const key of SESSION_KEYS) {
-    Object.defineProperty(req, key, {
-      configurable: true,
-      enumerable: true,
-      get() {
-        start();
-        return target[key];
-      },
-      set(value: unknown) {
-        start();
-        target[key] = value;
-      },
-    });
-  }
+  Object.defineProperties(req, DEFERRED);
 }
