@@ -11,7 +11,7 @@
  * document service wrapped by document middlewares (which `rendered` reads would bypass).
  *
  * The plan of a request (root reads, layouts) depends on the document, the operation, the
- * variables and the caller's permissions; plans are kept per (document, operation, variables) and
+ * variables and the caller's permissions; plans are kept per document, then per (operation, variables), and
  * reused for callers whose permissions answer the same (rest/query-plans.ts), so a repeated query
  * costs a lookup, and the engine keeps its statements per plan.
  */
@@ -86,11 +86,12 @@ export interface RenderRequest {
   readonly schema: GraphQLSchema;
   readonly document: DocumentNode;
   readonly operation: OperationDefinitionNode;
-  /** The request's text: with the operation name and variables, the key of its plan. */
-  readonly query: string;
   readonly variables: Readonly<Record<string, unknown>> | undefined;
   readonly access: Access;
 }
+
+/** Operations and variable sets kept planned per document (lean.ts keeps at most 500 documents). */
+const PLANS_PER_DOCUMENT = 50;
 
 /** Root query fields of the content types (and UploadFile): which binding, which read. */
 interface RootQuery {
@@ -99,7 +100,12 @@ interface RootQuery {
 }
 
 export class RenderedQueries {
-  readonly #plans = new QueryPlans<RenderedOperation>();
+  /**
+   * Plans per document, then per operation and variables: a remembered document is the same
+   * object on every request (lean.ts), so the per-request key is the variables' text, not the
+   * whole query's.
+   */
+  readonly #plans = new WeakMap<DocumentNode, QueryPlans<RenderedOperation>>();
   readonly #roots = new Map<string, RootQuery>();
 
   constructor(private readonly runtime: GraphqlRuntime) {
@@ -115,8 +121,11 @@ export class RenderedQueries {
   async answer(request: RenderRequest): Promise<string | undefined> {
     const reads = this.runtime.documents.rendered;
     if (reads === undefined) return undefined;
-    const key = `${request.operation.name?.value ?? ''}\u0000${JSON.stringify(request.variables ?? {})}\u0000${request.query}`;
-    const plan = this.#plans.plan(
+    let plans = this.#plans.get(request.document);
+    if (plans === undefined) this.#plans.set(request.document, (plans = new QueryPlans<RenderedOperation>(PLANS_PER_DOCUMENT)));
+    const variables = request.variables === undefined ? '' : JSON.stringify(request.variables);
+    const key = request.operation.name === undefined ? variables : `${request.operation.name.value}\u0000${variables}`;
+    const plan = plans.plan(
       key,
       (uid) => canRead(request.access, uid),
       (readable) => this.#compile(request, readable),
