@@ -159,11 +159,10 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     return entity ?? null;
   }
 
-  /** A page of a list: its statement around `select`, and the total's. */
-  function pageStatements(uid: string, query: ListQuery, select: (parts: ReturnType<typeof rootParts>) => Fragment | undefined) {
+  /** A page of a list read in rows: its statement around `select`, and the total's for a page past the end. */
+  function pageStatements(uid: string, query: ListQuery, select: (parts: ReturnType<typeof rootParts>) => Fragment) {
     const parts = rootParts(uid, query);
     const selected = select(parts);
-    if (selected === undefined) return undefined;
     const { type, plan, where } = parts;
     const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
     const order = [...compileSort(plan, scope, query.sort), fragment(`${column(ROOT, 'id')} ASC`)];
@@ -312,7 +311,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       const { parts, page, count } = pageStatements(uid, query, ({ type, plan, projection, where }) => {
         nested = nestedPlan(type, query);
         return withTotal(selectList(plan, projection, nested, query), type, where, query);
-      })!;
+      });
       const rows = await db.query<Row>(page.sql, page.params);
       const [results, total] = await Promise.all([entitiesOf(parts.ctx, parts.type, parts.projection, rows, query, nested), totalOf(query, rows, count)]);
       return { results, total };
