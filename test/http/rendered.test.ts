@@ -41,6 +41,10 @@ function paths(seedMap: SeedMap): string[] {
     '/api/tags?pagination[start]=1&pagination[limit]=2',
     '/api/tags?pagination[withCount]=false',
     '/api/tags?sort=name:desc&fields[0]=name',
+    // Sorted through relations: the page carries correlated sort values, which order the array again.
+    '/api/articles?sort[0]=author.name:desc&sort[1]=title:asc&fields[0]=title',
+    '/api/articles?sort=category.name&pagination[pageSize]=2&pagination[page]=2&populate[category]=true',
+    '/api/tags?pagination[page]=50',
     '/api/tags?filters[name][$contains]=tag&filters[articles][title][$null]=false',
     '/api/articles?populate=*',
     '/api/articles?populate[author][populate][0]=avatar&populate[tags]=true&populate[seo][populate]=*&populate[blocks][on][shared.slider][populate]=*&populate[blocks][on][shared.quote]=true&populate[category][populate][articles]=true',
