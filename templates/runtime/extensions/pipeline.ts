@@ -9,7 +9,7 @@ import { authorize } from '../access.ts';
 import { HttpError, NotFoundError } from '../errors.ts';
 import { parseQueryString } from '../query/params.ts';
 import type { RestContext } from '../rest/context.ts';
-import { coreActions, search, untouched } from '../rest/core-actions.ts';
+import { coreActions, search, UntouchedContext } from '../rest/core-actions.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { sendJson } from '../send.ts';
 import type { Action, BootstrapApp, ContentTypeExtension, CoreActionName, CoreActions, DefaultQuery, Extensions, RouteConfig, RouteContext } from './types.ts';
@@ -130,34 +130,17 @@ function handler(context: RestContext, route: Route): RequestHandler {
 }
 
 function routeContext(req: Request, res: Response, route: Route, access: RouteContext['state']['access'], alone: boolean): RouteContext {
-  const ctx: RouteContext = {
-    req,
-    res,
-    uid: route.uid,
-    action: route.action,
-    query: alone ? {} : { ...parseQueryString(search(req)) },
-    params: Object.fromEntries(Object.entries(req.params).map(([k, v]) => [k, String(v)])),
-    request: { body: req.body as unknown },
-    state: { access },
-    status: 200,
-  };
-  if (alone) {
-    untouched.add(ctx);
-    lazyQuery(ctx);
-  }
-  return ctx;
+  const params = paramsOf(req);
+  const request = { body: req.body as unknown };
+  if (alone) return new UntouchedContext(req, res, route.uid, route.action, params, request, { access });
+  return { req, res, uid: route.uid, action: route.action, query: { ...parseQueryString(search(req)) }, params, request, state: { access }, status: 200 };
 }
 
-/** `ctx.query` parsed on first read (a core action whose plan is cached never reads it). */
-function lazyQuery(ctx: RouteContext): void {
-  let query: Record<string, unknown> | undefined;
-  Object.defineProperty(ctx, 'query', {
-    enumerable: true,
-    get: () => (query ??= { ...parseQueryString(search(ctx.req)) }),
-    set: (value: Record<string, unknown>) => {
-      query = value;
-    },
-  });
+/** The route parameters as text. */
+function paramsOf(req: Request): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const key in req.params) params[key] = String(req.params[key]);
+  return params;
 }
 
 /** The default query's keys the request does not give itself. */

@@ -4,7 +4,7 @@
  * result in Strapi's envelope. extensions/pipeline.ts runs them behind policies and middlewares;
  * routes.ts mounts the pipeline's handlers.
  */
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { hasNul } from '../column-domains.ts';
 import { canRead, type Access } from '../access.ts';
 import type { CoreActions, RouteContext } from '../extensions/types.ts';
@@ -28,14 +28,14 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
   const readPlans = new QueryPlans<ReadQuery>();
   /**
    * The request's query, parsed and validated; from the plans by raw query string when nothing
-   * but this action has seen the request (`untouched`), since policies, route middlewares, a
+   * but this action has seen the request (`UntouchedContext`), since policies, route middlewares, a
    * default query or the project's controller may have changed `ctx.query`.
    */
   const planned =
     <T>(plans: QueryPlans<T>, parse: (raw: Record<string, unknown>, context: QueryContext) => T) =>
     (ctx: RouteContext): T => {
       const access = ctx.state.access;
-      if (!untouched.has(ctx)) return parse(ctx.query, queryContext(access));
+      if (!(ctx instanceof UntouchedContext)) return parse(ctx.query, queryContext(access));
       const base = queryContext(access);
       const raw = search(ctx.req);
       return plans.plan(raw, base.canRead, (allowed) => parse(parseQueryString(raw), { ...base, canRead: allowed }));
@@ -55,7 +55,7 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
    * The database's JSON text of the read, where nothing but this action sees the request or its
    * answer (no policy, middleware, project controller, document middleware, v4 format).
    */
-  const rendered = (ctx: RouteContext) => (untouched.has(ctx) && !wantsV4(ctx.req.headers[RESPONSE_FORMAT_HEADER]) ? documents.rendered : undefined);
+  const rendered = (ctx: RouteContext) => (ctx instanceof UntouchedContext && !wantsV4(ctx.req.headers[RESPONSE_FORMAT_HEADER]) ? documents.rendered : undefined);
   const renderedDocument = async (ctx: RouteContext, read: (reads: RenderedReads) => Promise<string | undefined>): Promise<JsonText | undefined> => {
     const reads = rendered(ctx);
     const json = reads === undefined ? undefined : await read(reads);
@@ -131,11 +131,34 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
 }
 
 /**
- * Route contexts that no code besides the core action sees before it runs (no policy, route
- * middleware, default query or project controller): their `ctx.query` is the raw query string's
- * parse, so the action may take its plan by the raw string (extensions/pipeline.ts adds them).
+ * The context of a route that no code besides the core action sees before it runs (no policy,
+ * route middleware, default query or project controller): its `query` is the raw query string's
+ * parse, so the action may take its plan by the raw string, and the query is parsed only if
+ * something reads it (extensions/pipeline.ts makes them). A class, so that a request costs one
+ * object of fixed shape and no property defined on it at run time.
  */
-export const untouched = new WeakSet<RouteContext>();
+export class UntouchedContext implements RouteContext {
+  #query: Record<string, unknown> | undefined;
+  status = 200;
+
+  constructor(
+    readonly req: Request,
+    readonly res: Response,
+    readonly uid: string,
+    readonly action: string,
+    readonly params: Readonly<Record<string, string>>,
+    readonly request: { readonly body: unknown },
+    readonly state: RouteContext['state'],
+  ) {}
+
+  get query(): Record<string, unknown> {
+    return (this.#query ??= { ...parseQueryString(search(this.req)) });
+  }
+
+  set query(value: Record<string, unknown>) {
+    this.#query = value;
+  }
+}
 
 /** The raw query string: parsed by our own qs settings, not Express' parser. */
 export function search(req: Request): string {
