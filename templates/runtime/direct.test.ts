@@ -40,6 +40,8 @@ const onError: ErrorRequestHandler = (error, _req, res) => {
   sendJson(res, status, body);
 };
 
+const session = step('session');
+
 async function start(routes: readonly DirectRoute[], trustProxy = false): Promise<string> {
   const listener = directListener(routes, {
     fallback: (_req, res) => {
@@ -47,7 +49,8 @@ async function start(routes: readonly DirectRoute[], trustProxy = false): Promis
       res.statusCode = 299;
       res.end('fallback');
     },
-    before: [step('request id'), step('middlewares')],
+    before: [step('request id'), step('middlewares'), session],
+    forProjectCode: new Set([session]),
     onError,
     trustProxy,
   });
@@ -57,8 +60,8 @@ async function start(routes: readonly DirectRoute[], trustProxy = false): Promis
 }
 
 const routes: DirectRoute[] = [
-  { method: 'GET', path: '/api/articles', handlers: [step('access'), answer('find')] },
-  { method: 'GET', path: '/api/articles/:documentId', handlers: [step('access'), answer('findOne')] },
+  { method: 'GET', path: '/api/articles', handlers: [step('access'), answer('find')], bare: true },
+  { method: 'GET', path: '/api/articles/:documentId', handlers: [step('access'), answer('findOne')], bare: true },
   { method: 'POST', path: '/graphql', handlers: [answer('graphql')] },
 ];
 
@@ -68,10 +71,13 @@ describe('the direct path', () => {
     trace.length = 0;
     const list = await fetch(`${base}/api/articles?populate=*`);
     expect(await list.json()).toEqual({ route: 'find', params: {}, plain: true, ip: '127.0.0.1' });
+    // A bare route (no project code runs on it) skips what only project code needs.
     expect(trace).toEqual(['request id', 'middlewares', 'access', 'find']);
     const one = await fetch(`${base}/api/articles/a%20b%2Fc`);
     expect(await one.json()).toMatchObject({ route: 'findOne', params: { documentId: 'a b/c' } });
+    trace.length = 0;
     expect((await fetch(`${base}/graphql`, { method: 'POST', body: '{}' })).status).toBe(200);
+    expect(trace).toEqual(['request id', 'middlewares', 'session', 'graphql']);
   });
 
   it('leaves every other method, path, letter case and trailing slash to the fallback', async () => {

@@ -23,10 +23,17 @@ export interface DirectRoute {
   readonly path: string;
   /** Run in order, connect-style; the last one answers. */
   readonly handlers: readonly RequestHandler[];
+  /**
+   * No code of the project runs on the request (a core action alone): the app-wide handlers only
+   * project code needs (`DirectOptions.forProjectCode`) are skipped.
+   */
+  readonly bare?: boolean;
 }
 
 interface Entry {
   readonly handlers: readonly RequestHandler[];
+  /** The app-wide handlers this route runs first. */
+  readonly before: readonly RequestHandler[];
   /** The trailing parameter's name, for `req.params`. */
   readonly param: string | undefined;
 }
@@ -36,6 +43,8 @@ export interface DirectOptions {
   readonly fallback: (req: IncomingMessage, res: ServerResponse) => void;
   /** The app-wide handlers before any route (request id, middlewares, checks), in Express' order. */
   readonly before: readonly RequestHandler[];
+  /** Those of `before` whose work only the project's code sees (a session): bare routes skip them. */
+  readonly forProjectCode?: ReadonlySet<RequestHandler>;
   /** Express' last handler: Strapi's error envelope. */
   readonly onError: ErrorRequestHandler;
   /** `req.ip` as Express computes it (config/server.json `proxy`: the client's address from X-Forwarded-For). */
@@ -45,16 +54,17 @@ export interface DirectOptions {
 /** A request listener answering `routes` directly and everything else through `fallback`. */
 export function directListener(routes: readonly DirectRoute[], options: DirectOptions): (req: IncomingMessage, res: ServerResponse) => void {
   const table = new Map<string, Entry>();
+  const bareBefore = options.before.filter((handler) => options.forProjectCode?.has(handler) !== true);
   for (const route of routes) {
     const last = route.path.lastIndexOf('/');
     const tail = route.path.slice(last + 1);
     const parameter = tail.startsWith(':');
     const key = `${route.method} ${parameter ? `${route.path.slice(0, last)}/:` : route.path}`;
     // The first route for a key wins, as the first matching Express route would.
-    if (!table.has(key)) table.set(key, { handlers: route.handlers, param: parameter ? tail.slice(1) : undefined });
+    if (!table.has(key)) table.set(key, { handlers: route.handlers, before: route.bare === true ? bareBefore : options.before, param: parameter ? tail.slice(1) : undefined });
   }
   if (table.size === 0) return options.fallback;
-  const { fallback, before, onError, trustProxy } = options;
+  const { fallback, onError, trustProxy } = options;
   return (req, res) => {
     const url = req.url ?? '/';
     const question = url.indexOf('?');
@@ -82,7 +92,7 @@ export function directListener(routes: readonly DirectRoute[], options: DirectOp
       // A chain that calls next() past its end would reach Express' 404 handler: the same answer.
       run(entry.handlers, request, response, () => fail(new NotFoundError()), fail);
     };
-    run(before, request, response, answer, fail);
+    run(entry.before, request, response, answer, fail);
   };
 }
 

@@ -137,5 +137,5 @@ function directReads(types: ContentTypeRoutes, extensions: Extensions, access: R
   return types.reads
     .filter((read) => !takenSegments.has(read.segment))
     .filter((read) => own[read.uid]?.controller === undefined && own[read.uid]?.config === undefined)
-    .map((read) => ({ method: 'GET', path: `/api${read.path}`, handlers: [access, read.handler] }));
+    .map((read) => ({ method: 'GET', path: `/api${read.path}`, handlers: [access, read.handler], bare: true }));
 }

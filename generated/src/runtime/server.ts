@@ -78,13 +78,15 @@ export function createRequestListener(options: CreateAppOptions): RequestListene
   const limited = (route: DirectRoute): boolean => isRateLimited(options.config.rateLimits, route.method, route.path);
   const routes = (options.mounts ?? []).flatMap((mount) => mount.direct ?? []).filter((route) => !limited(route));
   options.logger.debug(`direct path: ${routes.length === 0 ? 'none' : routes.map((route) => `${route.method} ${route.path}`).join(', ')}`);
-  return directListener(routes, { fallback: built.app, before: built.before, onError: built.onError, trustProxy: options.config.server.proxy === true });
+  return directListener(routes, { fallback: built.app, before: built.before, forProjectCode: built.forProjectCode, onError: built.onError, trustProxy: options.config.server.proxy === true });
 }
 
 interface BuiltApp {
   readonly app: Express;
   /** The app-wide handlers every request passes before the routes, in order. */
   readonly before: readonly RequestHandler[];
+  /** Those of `before` only the project's code needs (BuiltMiddlewares.forProjectCode). */
+  readonly forProjectCode: ReadonlySet<RequestHandler>;
   readonly onError: ErrorRequestHandler;
 }
 
@@ -122,7 +124,7 @@ function buildApp(options: CreateAppOptions): BuiltApp {
   });
   const onError = errorHandler(logger);
   app.use(onError);
-  return { app, before, onError };
+  return { app, before, forProjectCode: middlewares.forProjectCode, onError };
 }
 
 function errorHandler(logger: Logger): ErrorRequestHandler {

@@ -22,6 +22,11 @@ export interface BuiltMiddlewares {
   readonly before: readonly RequestHandler[];
   /** Run after the API routes, before the 404 answer (static files). */
   readonly fallback: readonly RequestHandler[];
+  /**
+   * Those of `before` whose work only the project's code can see (`strapi::session`: nothing capi
+   * serves reads a session): a route no project code runs on may skip them (direct.ts).
+   */
+  readonly forProjectCode: ReadonlySet<RequestHandler>;
 }
 
 export interface MiddlewareContext {
@@ -29,7 +34,7 @@ export interface MiddlewareContext {
   readonly logger: Logger;
 }
 
-type Built = { readonly before?: RequestHandler; readonly fallback?: RequestHandler };
+type Built = { readonly before?: RequestHandler; readonly fallback?: RequestHandler; readonly forProjectCode?: true };
 type Builders = { readonly [N in MiddlewareEntry['name']]: (entry: Extract<MiddlewareEntry, { name: N }>, context: MiddlewareContext) => Built };
 
 const builders: Builders = {
@@ -49,7 +54,7 @@ const builders: Builders = {
     return {};
   },
   'strapi::body': ({ config }) => ({ before: bodyParsers(config) }),
-  'strapi::session': ({ config }, { logger }) => ({ before: session(config, logger) }),
+  'strapi::session': ({ config }, { logger }) => ({ before: session(config, logger), forProjectCode: true }),
   'strapi::favicon': ({ config }, { projectRoot }) => ({ before: favicon(config, projectRoot) }),
   'strapi::public': ({ config }, { projectRoot }) => ({ fallback: publicFiles(config, projectRoot) }),
   'strapi::compression': ({ config }) => ({ before: compress(config) }),
@@ -58,6 +63,7 @@ const builders: Builders = {
 export function buildMiddlewares(entries: readonly MiddlewareEntry[], context: MiddlewareContext): BuiltMiddlewares {
   const before: RequestHandler[] = [];
   const fallback: RequestHandler[] = [];
+  const forProjectCode = new Set<RequestHandler>();
   // The parser's limits are per process: a list without strapi::query means the defaults, not
   // whatever an earlier app in the same process set.
   setQueryLimits(QUERY_LIMITS);
@@ -65,9 +71,10 @@ export function buildMiddlewares(entries: readonly MiddlewareEntry[], context: M
     const build = builders[entry.name] as (entry: MiddlewareEntry, context: MiddlewareContext) => Built;
     const built = build(entry, context);
     if (built.before !== undefined) before.push(built.before);
+    if (built.before !== undefined && built.forProjectCode === true) forProjectCode.add(built.before);
     if (built.fallback !== undefined) fallback.push(built.fallback);
   }
-  return { before, fallback };
+  return { before, fallback, forProjectCode };
 }
 
 function helmetOptions(config: SecurityConfig): HelmetOptions {
