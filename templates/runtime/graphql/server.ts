@@ -58,6 +58,11 @@ export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TCo
    */
   readonly direct?: readonly RequestHandler[];
   /**
+   * Neither `context` nor anything else given the request reads what only project code needs (a
+   * session): the direct path may skip those handlers (DirectRoute.bare).
+   */
+  readonly bare?: boolean;
+  /**
    * On the direct path, answer plain queries Apollo has validated before with graphql-js alone
    * (lean.ts). Off when the project adds resolvers of its own, which could rely on what Apollo's
    * pipeline gives them (`info.cacheControl`) or write while a query runs.
@@ -131,7 +136,11 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
   const direct =
     setup.direct === undefined
       ? {}
-      : { direct: [{ method: 'POST' as const, path, handlers: [...setup.direct, withBody, directGraphql(server, context, lean && { queries: lean, context: setup.context })] }] };
+      : {
+          direct: [
+            { method: 'POST' as const, path, handlers: [...setup.direct, withBody, directGraphql(server, context, lean && { queries: lean, context: setup.context })], bare: setup.bare === true },
+          ],
+        };
   return { path, handler: router, ...direct };
 }
 

@@ -62,8 +62,10 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
   return createGraphqlMount<GraphqlContext>(app, {
     typeDefs,
     resolvers,
+    // The context holds no request: resolvers, the project's included, never see its session.
     context: (req) => ({ access: options.resolveAccess(req), address: req.ip ?? '', lists: new DerivedLists() }),
     ...(options.direct === undefined ? {} : { direct: options.direct }),
+    bare: true,
     lean: options.extend === undefined,
     render: (request) => rendered.answer({ ...request, access: request.context.access }),
   });
