@@ -68,8 +68,8 @@ function started(target: Deferred): Deferred {
 }
 
 /**
- * One pair of accessors for every request (shared functions: a request pays for two property
- * definitions, not for closures of its own).
+ * One pair of accessors for every request: shared functions, so that a request holds a single
+ * closure of its own (its pending start) besides the two property definitions.
  */
 const DEFERRED: PropertyDescriptorMap = Object.fromEntries(
   SESSION_KEYS.map((key) => [
