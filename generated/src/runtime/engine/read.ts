@@ -20,7 +20,7 @@ import { populate, populatedKeys, type LoadContext, type Parent } from './popula
 import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
 import { createProjection, LOCALE_KEY, type Projection, type ProjectionSpec } from './serialize.ts';
 import { searchCondition } from './search.ts';
-import { compileSort, sortKeys, type SortKey } from './sort.ts';
+import { sortKeys, type SortKey, type SortPlace } from './sort.ts';
 import { and, column, fragment, joinFragments, limitClause, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity, ListResult, ReadEngine, RenderedReads } from './types.ts';
 import { needsFallback } from '../dialect/json-text.ts';
@@ -95,12 +95,8 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   }
 
   /** WHERE of a root read: version selection, publication refinements, filters, `_q`. */
-  function rootWhere(plan: PlanContext, type: TypeInfo, query: ReadQuery): Fragment {
-    const scope: Scope = {
-      type,
-      alias: ROOT,
-      locale: scopeLocale(plan, type, ROOT),
-    };
+  function rootWhere(plan: PlanContext, scope: Scope, query: ReadQuery): Fragment {
+    const { type } = scope;
     return and([
       statusCondition(type, ROOT, query.status),
       localeCondition(type, ROOT, query.locale),
@@ -136,12 +132,30 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     });
   }
 
-  /** The parts of a root statement a query fixes: the type, plan context, projection and WHERE. */
+  /** The parts of a root statement a query fixes: the type, plan context, scope, projection and WHERE. */
   function rootParts(uid: string, query: ReadQuery) {
     const type = shared.registry.type(uid);
     const ctx = context(query);
     const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
-    return { type, ctx, plan, projection: rootProjection(type, query), where: rootWhere(plan, type, query) };
+    const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
+    return { type, ctx, plan, scope, projection: rootProjection(type, query), where: rootWhere(plan, scope, query) };
+  }
+
+  type RootParts = ReturnType<typeof rootParts>;
+
+  /** A list's order as sort keys, the row id last so that the order is total. */
+  function rootOrder({ plan, scope }: RootParts, query: ListQuery, place: SortPlace): SortKey[] {
+    return [...sortKeys(plan, scope, query.sort, place), ID_KEY];
+  }
+
+  /** `SELECT <select> FROM <type> WHERE ... ORDER BY ... LIMIT ...`: the rows of a list's page. */
+  function pageRows({ type, where }: RootParts, query: ListQuery, select: Fragment, order: readonly SortKey[]): Fragment {
+    const { limit, offset } = window(query.pagination);
+    const terms = joinFragments(
+      order.map((key) => key.term(key.value)),
+      ', ',
+    );
+    return joinFragments([fragment('SELECT '), select, fragment(` FROM ${quote(type.table)} ${ROOT} WHERE `), where, fragment(' ORDER BY '), terms, limitClause(dialect, limit, offset)], '');
   }
 
   /** `SELECT <select> FROM <type> WHERE ...` for the first matching row by id: findOne and findSingle. */
@@ -160,16 +174,10 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   }
 
   /** A page of a list read in rows: its statement around `select`, and the total's for a page past the end. */
-  function pageStatements(uid: string, query: ListQuery, select: (parts: ReturnType<typeof rootParts>) => Fragment) {
+  function pageStatements(uid: string, query: ListQuery, select: (parts: RootParts) => Fragment) {
     const parts = rootParts(uid, query);
-    const selected = select(parts);
-    const { type, plan, where } = parts;
-    const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
-    const order = [...compileSort(plan, scope, query.sort), fragment(`${column(ROOT, 'id')} ASC`)];
-    const { limit, offset } = window(query.pagination);
-    const from = `${quote(type.table)} ${ROOT}`;
-    const page = joinFragments([fragment('SELECT '), selected, fragment(` FROM ${from} WHERE `), where, fragment(' ORDER BY '), joinFragments(order, ', '), limitClause(dialect, limit, offset)], '');
-    const count = joinFragments([fragment(`SELECT COUNT(*) AS ${quote('count')} FROM ${from} WHERE `), where], '');
+    const page = pageRows(parts, query, select(parts), rootOrder(parts, query, 'statement'));
+    const count = joinFragments([fragment(`SELECT COUNT(*) AS ${quote('count')} FROM ${quote(parts.type.table)} ${ROOT} WHERE `), parts.where], '');
     return { parts, page, count };
   }
 
@@ -242,37 +250,19 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
    * driver to decode, not one per entity.
    */
   function renderedPage(uid: string, query: ListQuery, layout: EntityLayout | undefined): Fragment | undefined {
-    const { type, plan, projection, where } = rootParts(uid, query);
+    const parts = rootParts(uid, query);
+    const { type, plan, projection, where } = parts;
     const object = renderedSelect(type, plan, projection, query, layout);
     if (object === undefined) return undefined;
-    const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
-    const inner = [...sortKeys(plan, scope, query.sort), ID_KEY];
-    const outer = [...sortKeys(plan, scope, query.sort, 'aggregate'), ID_KEY];
-    const carried = inner.map((key, i) => joinFragments([fragment(', '), key.value, fragment(` AS "o${i}"`)], ''));
-    const { limit, offset } = window(query.pagination);
-    const from = `${quote(type.table)} ${ROOT}`;
-    const rows = joinFragments(
-      [
-        fragment('SELECT '),
-        object,
-        ...carried,
-        fragment(` FROM ${from} WHERE `),
-        where,
-        fragment(' ORDER BY '),
-        joinFragments(
-          inner.map((key) => key.term(key.value)),
-          ', ',
-        ),
-        limitClause(dialect, limit, offset),
-      ],
-      '',
-    );
+    const inner = rootOrder(parts, query, 'statement');
+    const carried = joinFragments([object, ...inner.map((key, i) => joinFragments([fragment(', '), key.value, fragment(` AS "o${i}"`)], ''))], '');
+    const rows = pageRows(parts, query, carried, inner);
     const order = joinFragments(
-      outer.map((key, i) => key.term(fragment(`${PAGE}."o${i}"`))),
+      rootOrder(parts, query, 'aggregate').map((key, i) => key.term(fragment(`${PAGE}."o${i}"`))),
       ', ',
     );
-    const total = query.pagination.withCount ? [fragment(`, (SELECT COUNT(*) FROM ${from} WHERE `), where, fragment(`) AS ${quote(TOTAL_KEY)}`)] : [];
-    return joinFragments([fragment('SELECT '), dialect.json.text!.textArray(fragment(`${PAGE}."j"`), order), fragment(' AS "j"'), ...total, fragment(' FROM ('), rows, fragment(`) ${PAGE}`)], '');
+    const array = joinFragments([dialect.json.text!.textArray(fragment(`${PAGE}."j"`), order), fragment(' AS "j"')], '');
+    return joinFragments([fragment('SELECT '), withTotal(array, type, where, query), fragment(' FROM ('), rows, fragment(`) ${PAGE}`)], '');
   }
 
   /**
