@@ -7,7 +7,7 @@
  * thrown away and the read runs through the per-row path, which is always exact.
  */
 import type { Serialization } from '../../contract/scalar-types.ts';
-import { fragment, joinFragments, type Fragment } from '../engine/sql.ts';
+import { aggregateOrderBy, fragment, joinFragments, type Fragment } from '../engine/sql.ts';
 import type { JsonTextSupport } from './types.ts';
 
 /**
@@ -100,9 +100,9 @@ export const sqliteJsonText: JsonTextSupport = {
     ),
   // A JSONB blob stays JSONB through a subquery; no row is NULL, which the objects write as `null`.
   nested: (subquery) => subquery,
-  aggregate: (item, order) => joinFragments([fragment('jsonb_group_array('), item, fragment(' ORDER BY '), order, fragment(')')], ''),
+  aggregate: (item, order) => joinFragments([fragment('jsonb_group_array('), item, aggregateOrderBy(order), fragment(')')], ''),
   // Texts joined as they are: json_group_array would parse each one again.
-  textArray: (item, order) => joinFragments([fragment(`COALESCE('[' || group_concat(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], ''),
+  textArray: (item, order) => joinFragments([fragment(`COALESCE('[' || group_concat(`), item, fragment(`, ','`), aggregateOrderBy(order), fragment(`) || ']', '[]')`)], ''),
   string: sqlString,
   emptyArray: 'jsonb_array()',
   count: (subquery) => subquery,
@@ -207,8 +207,8 @@ function concatText(parts: readonly Fragment[]): Fragment {
 }
 
 /** JSON texts joined into an array text in `order`; `[]` for none. */
-function stringAgg(item: Fragment, order: Fragment): Fragment {
-  return joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ',' ORDER BY `), order, fragment(`) || ']', '[]')`)], '');
+function stringAgg(item: Fragment, order: Fragment | undefined): Fragment {
+  return joinFragments([fragment(`COALESCE('[' || string_agg(`), item, fragment(`, ','`), aggregateOrderBy(order), fragment(`) || ']', '[]')`)], '');
 }
 
 /**

@@ -15,7 +15,7 @@
  *   order, read back as JSON with JSON_EXTRACT (group_concat_max_len is raised per session).
  */
 import type { SqlValue } from '../database.ts';
-import { fragment, joinFragments, quote, type Fragment } from '../engine/sql.ts';
+import { aggregateOrderBy, fragment, joinFragments, quote, type Fragment } from '../engine/sql.ts';
 import type { Dialect, IdKind } from './types.ts';
 
 /** The table of transaction locks (emitted into the Prisma schema of MySQL projects). */
@@ -145,7 +145,7 @@ export const mysqlDialect: Dialect = {
     // A JSON value read from a derived table is text on MariaDB; JSON_EXTRACT makes it JSON
     // again, so an enclosing JSON_OBJECT / JSON_ARRAY embeds it instead of quoting it.
     reparse: (value: Fragment) => joinFragments([fragment('JSON_EXTRACT('), value, fragment(", '$')")], ''),
-    aggregate: (value, order) => joinFragments([fragment("JSON_EXTRACT(COALESCE(CONCAT('[', GROUP_CONCAT("), value, fragment(' ORDER BY '), order, fragment(" SEPARATOR ','), ']'), '[]'), '$')")], ''),
+    aggregate: (value, order) => joinFragments([fragment("JSON_EXTRACT(COALESCE(CONCAT('[', GROUP_CONCAT("), value, aggregateOrderBy(order), fragment(" SEPARATOR ','), ']'), '[]'), '$')")], ''),
     readsAsText: true,
   },
   capabilities: {
@@ -156,6 +156,7 @@ export const mysqlDialect: Dialect = {
     // Several processes may serve MySQL, but the shared rate-limit store is PostgreSQL SQL
     // (rate-limit/postgres-store.ts): until a MySQL store exists, counters stay per process.
     aggregateOrdersNulls: false,
+    aggregatesKeepSubqueryOrder: false,
     sharedByProcesses: false,
   },
 };

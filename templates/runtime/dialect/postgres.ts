@@ -3,7 +3,7 @@
  * json_agg with JSON returned parsed, row locks, advisory locks for documents and migrations.
  */
 import type { SqlValue } from '../database.ts';
-import { fragment, joinFragments, quote } from '../engine/sql.ts';
+import { aggregateOrderBy, fragment, joinFragments, quote } from '../engine/sql.ts';
 import { codeOf } from './sqlite.ts';
 import { postgresJsonText } from './json-text.ts';
 import type { Dialect, IdKind } from './types.ts';
@@ -83,7 +83,7 @@ export const postgresDialect: Dialect = {
     emptyArray: `'[]'::json`,
     maxArrayArguments: 100,
     reparse: (value) => value,
-    aggregate: (value, order) => joinFragments([fragment('COALESCE(json_agg('), value, fragment(' ORDER BY '), order, fragment(`), '[]'::json)`)], ''),
+    aggregate: (value, order) => joinFragments([fragment('COALESCE(json_agg('), value, aggregateOrderBy(order), fragment(`), '[]'::json)`)], ''),
     readsAsText: false,
     text: postgresJsonText,
   },
@@ -92,6 +92,7 @@ export const postgresDialect: Dialect = {
     freeTopOne: true,
     correlatedDerivedTables: true,
     aggregateOrdersNulls: true,
+    aggregatesKeepSubqueryOrder: false,
     sharedByProcesses: true,
   },
 };

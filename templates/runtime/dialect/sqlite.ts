@@ -4,7 +4,7 @@
  * one at a time), and migrations that run with foreign keys off.
  */
 import type { SqlValue } from '../database.ts';
-import { fragment, joinFragments, quote, type Fragment } from '../engine/sql.ts';
+import { aggregateOrderBy, fragment, joinFragments, quote, type Fragment } from '../engine/sql.ts';
 import { sqliteJsonText } from './json-text.ts';
 import type { Dialect } from './types.ts';
 
@@ -83,7 +83,7 @@ export const sqliteDialect: Dialect = {
     // SQLite loses the JSON subtype across a subquery: json() restores it, else the outer
     // constructor would embed the JSON as a string.
     reparse: (value: Fragment) => joinFragments([fragment('json('), value, fragment(')')], ''),
-    aggregate: (value, order) => joinFragments([fragment('json_group_array('), value, fragment(' ORDER BY '), order, fragment(')')], ''),
+    aggregate: (value, order) => joinFragments([fragment('json_group_array('), value, aggregateOrderBy(order), fragment(')')], ''),
     readsAsText: true,
     text: sqliteJsonText,
   },
@@ -92,6 +92,7 @@ export const sqliteDialect: Dialect = {
     freeTopOne: false,
     correlatedDerivedTables: true,
     aggregateOrdersNulls: true,
+    aggregatesKeepSubqueryOrder: true,
     sharedByProcesses: false,
   },
 };

@@ -15,7 +15,7 @@ import type { EntityLayout, LayoutEntry, ListWindow, ScalarFormat } from './layo
 import { createReadEngine } from './read.ts';
 import { createRegistry, type Registry, type TypeInfo } from './registry.ts';
 import { queryArb } from './test-queries.ts';
-import { seedConformance, seedManyArticles } from './test-seed.ts';
+import { desc, listQuery, seedConformance, seedManyArticles } from './test-seed.ts';
 import type { Entity, ReadEngine } from './types.ts';
 
 /** What a layout's JavaScript counterpart reads where the database must fall back. */
@@ -197,4 +197,32 @@ describe.each(clients)('rendered layouts against rows on %s', (client) => {
     // Most drawn layouts are written by the database, not refused.
     expect(written).toBeGreaterThan(100);
   }, 300_000);
+
+  it('sorts a page once where the database feeds an aggregate in its derived table order (SQLite), twice elsewhere', async () => {
+    if (rendered === undefined) return;
+    const tagName: LayoutEntry = { kind: 'scalar', key: 'name', attribute: 'name', format: { kind: 'stored' }, nonNull: false };
+    const articles: LayoutEntry = {
+      kind: 'edge',
+      key: 'articles',
+      attribute: 'articles',
+      window: { start: 0, limit: 2 },
+      layout: { entries: [{ kind: 'scalar', key: 'title', attribute: 'title', format: { kind: 'stored' }, nonNull: false }] },
+    };
+    const populated = ex.db.dialect.json.text?.populated === true;
+    const query = listQuery({ sort: [desc('name')], ...(populated ? { populate: { articles: {} } } : {}) });
+    const sql: string[] = [];
+    const stop = ex.db.onQuery((event) => sql.push(event.sql));
+    const page = await rendered.findMany('api::tag.tag', query, { entries: populated ? [tagName, articles] : [tagName] }).finally(stop);
+    const expected = (await rows.findMany('api::tag.tag', query)).results.map((tag) => ({
+      name: tag['name'],
+      ...(populated ? { articles: (tag['articles'] as Entity[]).slice(0, 2).map((article) => ({ title: article['title'] })) } : {}),
+    }));
+    expect(page?.json).toBe(JSON.stringify(expected));
+    expect(sql).toHaveLength(1);
+    // Every ORDER BY of the statement: the page's, a nested page's, and the aggregates' own where they sort again.
+    const sorts = sql[0]!.match(/ORDER BY/g)?.length ?? 0;
+    const fed = ex.db.dialect.capabilities.aggregatesKeepSubqueryOrder;
+    expect(fed).toBe(client === 'sqlite');
+    expect(sorts).toBe((populated ? 2 : 1) * (fed ? 1 : 2));
+  });
 });

@@ -244,8 +244,9 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
    */
   const fellBack = new WeakSet<ReadQuery>();
   /**
-   * A rendered page as one row: each entity's JSON text selected with the values that order it,
-   * joined into one array text in that order around the page, and the total beside it (an
+   * A rendered page as one row: each entity's JSON text selected in the page's order (with the
+   * values that order it, where the aggregate must sort again), joined into one array text in that
+   * order around the page, and the total beside it (an
    * uncorrelated subquery, so a page past the end counts in the same statement). One row for the
    * driver to decode, not one per entity.
    */
@@ -255,12 +256,16 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     const object = renderedSelect(type, plan, projection, query, layout);
     if (object === undefined) return undefined;
     const inner = rootOrder(parts, query, 'statement');
-    const carried = joinFragments([object, ...inner.map((key, i) => joinFragments([fragment(', '), key.value, fragment(` AS "o${i}"`)], ''))], '');
+    // The values that order the page ride along for an aggregate that must order it again.
+    const fed = dialect.capabilities.aggregatesKeepSubqueryOrder;
+    const carried = fed ? object : joinFragments([object, ...inner.map((key, i) => joinFragments([fragment(', '), key.value, fragment(` AS "o${i}"`)], ''))], '');
     const rows = pageRows(parts, query, carried, inner);
-    const order = joinFragments(
-      rootOrder(parts, query, 'aggregate').map((key, i) => key.term(fragment(`${PAGE}."o${i}"`))),
-      ', ',
-    );
+    const order = fed
+      ? undefined
+      : joinFragments(
+          rootOrder(parts, query, 'aggregate').map((key, i) => key.term(fragment(`${PAGE}."o${i}"`))),
+          ', ',
+        );
     const array = joinFragments([dialect.json.text!.textArray(fragment(`${PAGE}."j"`), order), fragment(' AS "j"')], '');
     return joinFragments([fragment('SELECT '), withTotal(array, type, where, query), fragment(' FROM ('), rows, fragment(`) ${PAGE}`)], '');
   }

@@ -51,6 +51,14 @@ export function joinFragments(parts: readonly Fragment[], separator: string): Fr
   return { sql: parts.map((part) => part.sql).join(separator), params };
 }
 
+/**
+ * An aggregate's own ` ORDER BY <order>`, or nothing where `order` is undefined: its rows come from
+ * a derived table already in that order (`Capabilities.aggregatesKeepSubqueryOrder`).
+ */
+export function aggregateOrderBy(order: Fragment | undefined): Fragment {
+  return order === undefined ? fragment('') : joinFragments([fragment(' ORDER BY '), order], '');
+}
+
 /** Conjunction; TRUE parts are dropped, a FALSE part makes the whole FALSE. */
 export function and(parts: readonly Fragment[]): Fragment {
   const kept = parts.filter((part) => part !== TRUE);
