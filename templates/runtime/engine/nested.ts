@@ -475,7 +475,15 @@ function rowsEdge(planner: NestedPlanner, aliases: AliasCounter, key: string, js
       const aggregate = form.aggregate(form.reparse(fragment(`${z}."j"`)), fragment(`${z}."o"`));
       return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), ranked, fragment(`) ${z} WHERE ${z}."r" = 1)`)], ''));
     }
-    if (many) return form.value(joinFragments([fragment('(SELECT '), form.aggregate(object, order), fragment(from), where, fragment(')')], ''));
+    if (many) {
+      if (!planner.dialect.capabilities.aggregatesKeepSubqueryOrder) return form.value(joinFragments([fragment('(SELECT '), form.aggregate(object, order), fragment(from), where, fragment(')')], ''));
+      // The rows ordered in a derived table the aggregate only collects: SQLite then reads them in
+      // an index's order where one has it (a link table's (entity_id, ord)) instead of sorting them
+      // into a temporary B-tree per parent row (populate=*'s statement 0.110 -> 0.086 ms).
+      const w = nodeAlias(aliases);
+      const rows = joinFragments([fragment('SELECT '), object, fragment(' AS "j"'), fragment(from), where, fragment(' ORDER BY '), order], '');
+      return form.value(joinFragments([fragment('(SELECT '), form.aggregate(form.reparse(fragment(`${w}."j"`)), undefined), fragment(' FROM ('), rows, fragment(`) ${w})`)], ''));
+    }
     // A to-one edge matches at most one row in data written through the API (writes replace its
     // link; status and locale pick one version), and SQLite would build a sorter per parent row to
     // order that one row: 25% of a populate=* statement. PostgreSQL's top-1 is free.
@@ -591,8 +599,12 @@ function zoneEdge(planner: NestedPlanner, aliases: AliasCounter, parent: RowsAt,
       const [ord, id] = source.tieBreak;
       return joinFragments([fragment('SELECT '), entry(row, sub, uid), fragment(` AS "j", ${ord} AS "o", ${id} AS "i" FROM ${source.from} WHERE `), whereOf(request, source, sub)], '');
     });
-    const aggregate = form.aggregate(form.reparse(fragment(`${z}."j"`)), fragment(`${z}."o", ${z}."i"`));
-    return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), joinFragments(selects, ' UNION ALL '), fragment(`) ${z})`)], ''));
+    // Where the database feeds the aggregate in its derived table's order (SQLite), the union is
+    // ordered (an ORDER BY of a compound names its result columns) and the aggregate only collects.
+    const fed = planner.dialect.capabilities.aggregatesKeepSubqueryOrder;
+    const aggregate = form.aggregate(form.reparse(fragment(`${z}."j"`)), fed ? undefined : fragment(`${z}."o", ${z}."i"`));
+    const union = joinFragments([joinFragments(selects, ' UNION ALL '), fragment(fed ? ' ORDER BY "o", "i"' : '')], '');
+    return form.value(joinFragments([fragment('(SELECT '), aggregate, fragment(' FROM ('), union, fragment(`) ${z})`)], ''));
   };
   return {
     key,
