@@ -9,8 +9,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RequestHandler } from 'express';
-import type { AccessResolver } from '../access.ts';
+import type { Request, RequestHandler } from 'express';
+import type { Access, AccessResolver } from '../access.ts';
 import type { DocumentService } from '../engine/types.ts';
 import { Targets } from '../query/targets.ts';
 import type { AppContext, Mount } from '../server.ts';
@@ -42,6 +42,37 @@ export interface GraphqlApiOptions {
   readonly direct?: readonly RequestHandler[];
 }
 
+const REQUEST = Symbol('request');
+const LISTS = Symbol('lists');
+
+/**
+ * A request's context. Resolvers, the project's included, see no request (so none sees a
+ * session): the address is read from it on first use, by sign-in's attempt counter. The derived
+ * lists are made on first use too: an answer the database writes whole (rendered.ts) needs
+ * neither, and a WeakMap per request is work for the garbage collector. Symbol keys rather than
+ * `#` fields, since Apollo runs each operation on a copy (`Object.assign` onto the prototype),
+ * which carries own properties only.
+ */
+class RequestContext implements GraphqlContext {
+  readonly [REQUEST]: Request;
+  [LISTS]: DerivedLists | undefined;
+
+  constructor(
+    readonly access: Access,
+    req: Request,
+  ) {
+    this[REQUEST] = req;
+  }
+
+  get address(): string {
+    return this[REQUEST].ip ?? '';
+  }
+
+  get lists(): DerivedLists {
+    return (this[LISTS] ??= new DerivedLists());
+  }
+}
+
 export async function graphqlApiMount(app: AppContext, options: GraphqlApiOptions): Promise<Mount> {
   const sdl = readFileSync(join(app.config.projectRoot, SCHEMA_FILE), 'utf8');
   const runtime: GraphqlRuntime = {
@@ -62,8 +93,7 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
   return createGraphqlMount<GraphqlContext>(app, {
     typeDefs,
     resolvers,
-    // The context holds no request: resolvers, the project's included, never see its session.
-    context: (req) => ({ access: options.resolveAccess(req), address: req.ip ?? '', lists: new DerivedLists() }),
+    context: (req) => new RequestContext(options.resolveAccess(req), req),
     ...(options.direct === undefined ? {} : { direct: options.direct }),
     bare: true,
     lean: options.extend === undefined,
