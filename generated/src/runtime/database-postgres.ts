@@ -45,9 +45,9 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
 }
 
 /**
- * Statements with parameters run as named prepared statements: each connection parses and plans
- * a statement once and then only binds values, which is most of the cost of the small statements
- * the engine sends. Names are derived from the text; past `maxPreparedNames` distinct texts
+ * Statements (not scripts) run as named prepared statements, with parameters or without: each
+ * connection parses and plans a statement once and then only binds values, which is most of the
+ * cost of the small statements the engine sends. Names are derived from the text; past `maxPreparedNames` distinct texts
  * (unusual query shapes), statements run unnamed rather than fill every connection's memory.
  * Migrations run before the server serves, so no prepared plan outlives a schema change.
  */
@@ -73,10 +73,12 @@ const postgresDriver: PoolDriver<pg.Pool, pg.PoolClient, Result> = {
   acquire: (pool) => pool.connect(),
   release: (client, discard) => client.release(discard),
   end: (pool) => pool.end(),
-  async run({ pool, connection }, _kind, sql, params) {
+  async run({ pool, connection }, kind, sql, params) {
     const client = connection ?? pool;
-    // Without parameters pg uses the simple query protocol, which accepts several statements.
-    const result = params.length === 0 ? await client.query<Record<string, unknown>>(sql) : await runRendered(client, sql, params);
+    // A script runs on the simple query protocol, which accepts several statements; every other
+    // statement is prepared, parameters or not (a first page has none: its plan is kept too).
+    const script = kind === 'exec' || (params.length === 0 && sql.includes(';'));
+    const result = script ? await client.query<Record<string, unknown>>(sql) : await runRendered(client, sql, params);
     // A multi-statement script yields one result per statement; the last one is what callers want.
     return Array.isArray(result) ? (result.at(-1) as Result) : result;
   },

@@ -3,8 +3,9 @@
  * look dearer than planning each execution for its values. A bound OFFSET is planned as if it
  * skipped a tenth of the rows, so with `OFFSET $n` on every page the generic plan never won and
  * each read was planned again, at more than the cost of running it (limitClause, sql.ts). A first
- * page, read again on one connection, now runs on the generic plan; a later page keeps its
- * offset as a parameter, and reads the same rows as before.
+ * page, read again on one connection, now runs on the generic plan, and a statement left with no
+ * parameter at all is prepared too (database-postgres.ts), not sent as a script planned each
+ * time; a later page keeps its offset as a parameter, and reads the same rows as before.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
@@ -44,6 +45,16 @@ describe('prepared read statements on postgres', () => {
     // PostgreSQL tries five custom plans before it compares; every later execution is generic.
     expect(Number(plans[0]!.generic_plans)).toBe(3);
     expect(Number(plans[0]!.custom_plans)).toBe(5);
+  });
+
+  it('a first page without a parameter at all is prepared too, not sent as a script to plan each time', async () => {
+    const plans = await ex.db.transaction(async (tx) => {
+      const engine = createReadEngine({ db: tx, model: ex.model, populate: 'statement', rendered: false });
+      const query = listQuery({ sort: [asc('id')], pagination: { kind: 'page', page: 1, pageSize: 7, withCount: false } });
+      for (let i = 0; i < 4; i += 1) await engine.findMany('api::tag.tag', query);
+      return tx.query<{ generic_plans: number | string }>('SELECT generic_plans FROM pg_prepared_statements WHERE statement LIKE ?', ['%FROM "tags" a%LIMIT 7']);
+    });
+    expect(plans.map((plan) => Number(plan.generic_plans))).toEqual([4]);
   });
 
   it('a later page binds its offset and reads the rows after the first page', async () => {
