@@ -13,6 +13,7 @@ import express, { type RequestHandler } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Logger } from '../logger.ts';
 import { QUERY_LIMITS, setQueryLimits } from '../query/query-string.ts';
+import { plainJsonBody } from './json-body.ts';
 import type { BodyConfig, CompressionConfig, CorsConfig, FaviconConfig, MiddlewareEntry, SecurityConfig, StaticConfig } from './config.ts';
 import { requestLog } from './request-log.ts';
 import { session } from './session.ts';
@@ -120,13 +121,16 @@ function corsOptions(config: CorsConfig): CorsOptions {
   };
 }
 
-/** koa-body's three parsers, each with its limit; a larger body is a 413 in Strapi's envelope (errors.ts). */
+/**
+ * koa-body's three parsers, each with its limit; a larger body is a 413 in Strapi's envelope
+ * (errors.ts). A plain JSON body is read by json-body.ts, which answers as body-parser would.
+ */
 function bodyParsers(config: BodyConfig): RequestHandler {
   const parsers: RequestHandler[] = [];
   if (config.json) parsers.push(express.json({ limit: config.jsonLimit, type: ['application/json', 'application/*+json'] }));
   if (config.urlencoded) parsers.push(express.urlencoded({ limit: config.formLimit, extended: true, parameterLimit: 1000 }));
   if (config.text) parsers.push(express.text({ limit: config.textLimit, type: 'text/*' }));
-  return chain(parsers);
+  return config.json ? plainJsonBody(config.jsonLimit, chain(parsers)) : chain(parsers);
 }
 
 function chain(handlers: readonly RequestHandler[]): RequestHandler {
