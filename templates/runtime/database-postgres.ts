@@ -47,8 +47,9 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
 /**
  * Statements (not scripts) run as named prepared statements, with parameters or without: each
  * connection parses and plans a statement once and then only binds values, which is most of the
- * cost of the small statements the engine sends. Names are derived from the text; past `maxPreparedNames` distinct texts
- * (unusual query shapes), statements run unnamed rather than fill every connection's memory.
+ * cost of the small statements the engine sends. Names are derived from the text; past
+ * `maxPreparedNames` distinct texts (unusual query shapes), statements run unnamed rather than
+ * fill every connection's memory.
  * Migrations run before the server serves, so no prepared plan outlives a schema change.
  */
 const maxPreparedNames = 2000;

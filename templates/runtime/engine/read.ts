@@ -246,9 +246,8 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   /**
    * A rendered page as one row: each entity's JSON text selected in the page's order (with the
    * values that order it, where the aggregate must sort again), joined into one array text in that
-   * order around the page, and the total beside it (an
-   * uncorrelated subquery, so a page past the end counts in the same statement). One row for the
-   * driver to decode, not one per entity.
+   * order around the page, and the total beside it (an uncorrelated subquery, so a page past the
+   * end counts in the same statement). One row for the driver to decode, not one per entity.
    */
   function renderedPage(uid: string, query: ListQuery, layout: EntityLayout | undefined): Fragment | undefined {
     const parts = rootParts(uid, query);

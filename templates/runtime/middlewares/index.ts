@@ -121,16 +121,19 @@ function corsOptions(config: CorsConfig): CorsOptions {
   };
 }
 
-/**
- * koa-body's three parsers, each with its limit; a larger body is a 413 in Strapi's envelope
- * (errors.ts). A plain JSON body is read by json-body.ts, which answers as body-parser would.
- */
+/** A plain JSON body is read by json-body.ts, which answers as body-parser would; the rest by body-parser. */
 function bodyParsers(config: BodyConfig): RequestHandler {
+  const parsers = bodyParserChain(config);
+  return config.json ? plainJsonBody(config.jsonLimit, parsers) : parsers;
+}
+
+/** koa-body's three parsers on body-parser, each with its limit; a larger body is a 413 in Strapi's envelope (errors.ts). */
+export function bodyParserChain(config: BodyConfig): RequestHandler {
   const parsers: RequestHandler[] = [];
   if (config.json) parsers.push(express.json({ limit: config.jsonLimit, type: ['application/json', 'application/*+json'] }));
   if (config.urlencoded) parsers.push(express.urlencoded({ limit: config.formLimit, extended: true, parameterLimit: 1000 }));
   if (config.text) parsers.push(express.text({ limit: config.textLimit, type: 'text/*' }));
-  return config.json ? plainJsonBody(config.jsonLimit, chain(parsers)) : chain(parsers);
+  return chain(parsers);
 }
 
 function chain(handlers: readonly RequestHandler[]): RequestHandler {

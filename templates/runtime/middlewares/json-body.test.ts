@@ -8,9 +8,10 @@
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyParserChain } from './index.ts';
 import { plainJsonBody } from './json-body.ts';
 
 const LIMIT = 96;
@@ -18,22 +19,9 @@ const LIMIT = 96;
 /** What a server made of a request: the body it parsed, or the error body-parser's way. */
 type Outcome = { readonly body: string } | { readonly status: unknown; readonly type: unknown };
 
-/** body-parser as `strapi::body` chains it: JSON, then forms, then text. */
+/** body-parser as `strapi::body` chains it (JSON, then forms, then text), with the test's limit. */
 function reference(): RequestHandler {
-  const parsers = [
-    express.json({ limit: LIMIT, type: ['application/json', 'application/*+json'] }),
-    express.urlencoded({ limit: LIMIT, extended: true, parameterLimit: 1000 }),
-    express.text({ limit: LIMIT, type: 'text/*' }),
-  ];
-  return (req, res, next) => {
-    let index = 0;
-    const step = (error?: unknown): void => {
-      const parser = parsers[index++];
-      if (error !== undefined || parser === undefined) return next(error);
-      parser(req, res, step);
-    };
-    step();
-  };
+  return bodyParserChain({ jsonLimit: LIMIT, formLimit: LIMIT, textLimit: LIMIT, json: true, urlencoded: true, text: true });
 }
 
 function serve(parse: RequestHandler): (req: IncomingMessage, res: ServerResponse) => void {
