@@ -8,7 +8,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ListeningAnnouncement } from './main.ts';
 
 const loads = vi.hoisted(() => ({ count: 0 }));
 const forked = vi.hoisted(() => ({ workers: [] as number[] }));
@@ -38,10 +39,21 @@ vi.mock('./cluster.ts', async (importOriginal) => {
 const { runServer } = await import('./main.ts');
 
 const roots: string[] = [];
+const announced: ListeningAnnouncement[] = [];
+let signalListeners = { SIGINT: 0, SIGTERM: 0 };
+beforeEach(() => {
+  signalListeners = { SIGINT: process.listenerCount('SIGINT'), SIGTERM: process.listenerCount('SIGTERM') };
+});
 afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
   loads.count = 0;
   forked.workers = [];
+  announced.length = 0;
+  // The handlers runServer installs (a server's graceful close, the primary's), which must not
+  // outlive the test in the test runner's own process.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    for (const listener of process.listeners(signal).slice(signalListeners[signal])) process.off(signal, listener);
+  }
 });
 
 function project(server: unknown): string {
@@ -62,23 +74,16 @@ const io = {
   exit: (code: number): never => {
     throw new Error(`unexpected exit ${code}`);
   },
+  announce: (listening: ListeningAnnouncement) => void announced.push(listening),
 };
 const model = { contentTypes: {}, components: {} } as never;
 
 describe('runServer and config loads', () => {
   it('the cluster primary loads the configuration once for the worker count and the migrations', async () => {
-    const listeners = { int: process.listenerCount('SIGINT'), term: process.listenerCount('SIGTERM') };
-    try {
-      await runServer({ projectRoot: project({ workers: 3, host: '127.0.0.1', port: 0 }), model, env: { LOG_LEVEL: 'silent' }, argv: [] }, io);
-      expect(forked.workers).toEqual([3]);
-      expect(loads.count).toBe(1);
-    } finally {
-      // runPrimary's signal handlers, which the stand-in primary never needs.
-      for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-        const all = process.listeners(signal);
-        for (const listener of all.slice(signal === 'SIGINT' ? listeners.int : listeners.term)) process.off(signal, listener);
-      }
-    }
+    await runServer({ projectRoot: project({ workers: 3, host: '127.0.0.1', port: 0 }), model, env: { LOG_LEVEL: 'silent' }, argv: [] }, io);
+    expect(forked.workers).toEqual([3]);
+    expect(loads.count).toBe(1);
+    expect(announced).toEqual([]);
   });
 
   it('a single server uses the configuration runServer loaded', async () => {
@@ -87,6 +92,8 @@ describe('runServer and config loads', () => {
       expect(server).toBeDefined();
       expect(forked.workers).toEqual([]);
       expect(loads.count).toBe(1);
+      // Told through the io it was given, never over the channel of the process it runs in.
+      expect(announced).toEqual([{ type: 'capi:listening', url: server!.url, port: server!.port }]);
     } finally {
       await server?.close();
     }

@@ -15,16 +15,30 @@ import { applyMigrations, MigrationError, type MigrationLog } from './migrate.ts
 import type { ModelSchema } from './schema.ts';
 import { ListenError, startServer, type MountFactory, type RunningServer } from './server.ts';
 
+/** Where the server is listening, as told to the parent process: `{ type: 'capi:listening', url, port }`. */
+export interface ListeningAnnouncement {
+  readonly type: 'capi:listening';
+  readonly url: string;
+  readonly port: number;
+}
+
+/**
+ * What runServer does to its process, as values: a caller that runs it inside another program
+ * (a test inside a test runner's worker) passes its own, so that nothing is written to, exits, or
+ * lets go of that program's streams and IPC channel.
+ */
 export interface ProcessIo {
   readonly stdout: (line: string) => void;
   readonly stderr: (line: string) => void;
   readonly exit: (code: number) => never;
+  readonly announce: (listening: ListeningAnnouncement) => void;
 }
 
 const processIo: ProcessIo = {
   stdout: (line) => void process.stdout.write(`${line}\n`),
   stderr: (line) => void process.stderr.write(`${line}\n`),
   exit: (code) => process.exit(code),
+  announce: announceToParent,
 };
 
 export interface RunServerOptions {
@@ -55,7 +69,11 @@ export async function runServer(options: RunServerOptions, io: ProcessIo = proce
     // Read once here: the worker count, the migrations and the single server all use this copy.
     const config = loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
     const workers = workersWanted(options, config);
-    if (workers <= 1) return announceListening(await startServer({ ...options, env, config, handleSignals: true }));
+    if (workers <= 1) {
+      const server = await startServer({ ...options, env, config, handleSignals: true });
+      io.announce({ type: 'capi:listening', url: server.url, port: server.port });
+      return server;
+    }
     await runPrimary(options, env, config, workers, io);
     return undefined;
   } catch (error) {
@@ -70,11 +88,10 @@ export async function runServer(options: RunServerOptions, io: ProcessIo = proce
  * another process may take before this one listens (and then answers in its place). Without a
  * channel nothing is sent; the channel is let go so that it does not keep the process alive.
  */
-function announceListening(server: RunningServer): RunningServer {
-  if (process.send === undefined) return server;
-  process.send({ type: 'capi:listening', url: server.url, port: server.port });
+function announceToParent(listening: ListeningAnnouncement): void {
+  if (process.send === undefined) return;
+  process.send(listening);
   process.channel?.unref();
-  return server;
 }
 
 /** `--workers` when given, else config/server.json's `workers`, else 1. */

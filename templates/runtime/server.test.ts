@@ -268,6 +268,9 @@ describe('process entry points', () => {
       exit: (code) => {
         throw new Exit(code);
       },
+      announce: () => {
+        throw new Error('announced a server that should not have started');
+      },
     };
   }
 

@@ -64,6 +64,9 @@ describe('runServer and the configuration', () => {
         code = exitCode;
         throw new Exit(exitCode);
       },
+      announce: () => {
+        throw new Error('a server started despite the configuration error');
+      },
     };
     await runServer({ projectRoot: root, model: { contentTypes: {}, components: {} } as never, env: { LOG_LEVEL: 'silent' }, argv }, io).catch((error: unknown) => {
       if (!(error instanceof Exit)) throw error;
