@@ -41,11 +41,16 @@ async function start(middlewares?: unknown, files: Record<string, string> = {}, 
   api.get('/big', (_req, res) => void res.json({ data: 'x'.repeat(5000) }));
   api.post('/echo', (req, res) => void res.json({ data: req.body as unknown }));
   // What an extension's route does with the session (ctx.req.session).
-  api.get('/visits', (req, res) => {
+  const visits: express.RequestHandler = (req, res) => {
     const visits = Number(req.session?.visits ?? 0) + 1;
     if (req.session) req.session.visits = visits;
     res.json({ data: { visits } });
-  });
+  };
+  api.get('/visits', visits);
+  // The same route in an Express app of its own, mounted below the API (its requests have that app's prototype).
+  const mounted = express();
+  mounted.get('/visits', visits);
+  api.use('/mounted', mounted);
   // Touching the session first through its options, or by replacing it: cookie-session's own forms.
   api.get('/remember', (req, res) => {
     req.sessionOptions.maxAge = 60_000;
@@ -320,5 +325,22 @@ describe("strapi::session (cookie-session, koa-session's options)", () => {
     const second = await fetch(`${server.url}/api/visits`, { headers: { cookie: pairs.join('; ') } });
     expect(await second.json()).toEqual({ data: { visits: 2 } });
     expect(warning()).toHaveLength(1);
+  });
+
+  it('reaches routes of a mounted Express app, and is absent where the list has no strapi::session', async () => {
+    const { server } = await start(undefined, {}, { APP_KEYS: 'first-key' });
+    const first = await fetch(`${server.url}/api/mounted/visits`);
+    expect(await first.json()).toEqual({ data: { visits: 1 } });
+    const cookie = cookiesOf(first).pairs.join('; ');
+    expect(await (await fetch(`${server.url}/api/mounted/visits`, { headers: { cookie } })).json()).toEqual({ data: { visits: 2 } });
+    expect(await (await fetch(`${server.url}/api/visits`, { headers: { cookie } })).json()).toEqual({ data: { visits: 2 } });
+    // Another app in the same process without the middleware: no session, no cookie, as in Strapi.
+    const { server: bare } = await start(['strapi::errors', 'strapi::body']);
+    const answer = await fetch(`${bare.url}/api/visits`, { headers: { cookie } });
+    expect(await answer.json()).toEqual({ data: { visits: 1 } });
+    expect(answer.headers.getSetCookie()).toEqual([]);
+    const replaced = await fetch(`${bare.url}/api/forget`);
+    expect(replaced.status).toBe(200);
+    expect(replaced.headers.getSetCookie()).toEqual([]);
   });
 });

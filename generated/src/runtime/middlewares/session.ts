@@ -16,6 +16,7 @@
  * API's reads, which never touch it, no longer pay for it (docs/benchmarks.md).
  */
 import { randomBytes } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
 import cookieSession from 'cookie-session';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../logger.ts';
@@ -42,8 +43,13 @@ export function session(config: SessionConfig, logger: Logger): RequestHandler {
       'strapi::session: APP_KEYS is not set, so session cookies are signed with a key made at start: sessions end when the server restarts and are not shared between workers. Set APP_KEYS (comma-separated, as in Strapi)',
     );
   };
+  const start = (req: Request, res: Response): void => {
+    // cookie-session is synchronous: it has defined its own `session` and `sessionOptions` when this returns.
+    void handler(req, res, () => undefined);
+    firstUse();
+  };
   return (req, res, next) => {
-    deferSession(req, res, handler, firstUse);
+    deferSession(req, res, start);
     next();
   };
 }
@@ -51,49 +57,79 @@ export function session(config: SessionConfig, logger: Logger): RequestHandler {
 /** What cookie-session puts on a request; reading or setting either runs it first. */
 const SESSION_KEYS = ['session', 'sessionOptions'] as const;
 
-/** The request's pending start of cookie-session, until the first touch. */
+/** The response of a request whose cookie-session has not run yet. */
 const PENDING = Symbol('capi.session.pending');
+/** That request's cookie-session (the app's strapi::session). */
+const START = Symbol('capi.session.start');
 
-type Deferred = Record<string | symbol, unknown> & { [PENDING]?: () => void };
+type Start = (req: Request, res: Response) => void;
+type Deferred = Record<string, unknown> & { [PENDING]?: Response | undefined; [START]?: Start };
 
-/** Runs the pending cookie-session once; it defines its own `session` and `sessionOptions`, which replace these accessors. */
-function started(target: Deferred): Deferred {
-  const start = target[PENDING];
-  if (start !== undefined) {
-    target[PENDING] = undefined;
-    for (const key of SESSION_KEYS) delete target[key];
-    start();
-  }
-  return target;
+/** Runs the pending cookie-session of a request once; false where there is none to run. */
+function started(target: Deferred): boolean {
+  const res = target[PENDING];
+  const start = target[START];
+  if (res === undefined || start === undefined) return false;
+  target[PENDING] = undefined;
+  start(target as unknown as Request, res);
+  return true;
 }
 
 /**
- * One pair of accessors for every request: shared functions, so that a request holds a single
- * closure of its own (its pending start) besides the two property definitions.
+ * The accessors that an own property of the request shadows once cookie-session has defined it.
+ * Where nothing is pending (a request no strapi::session has reached, or cookie-session's own
+ * `req.sessionOptions = ...` while it starts) they act as a plain property would: read
+ * undefined, write an own data property.
  */
 const DEFERRED: PropertyDescriptorMap = Object.fromEntries(
   SESSION_KEYS.map((key) => [
     key,
     {
       configurable: true,
-      enumerable: true,
       get(this: Deferred): unknown {
-        return started(this)[key];
+        return started(this) ? this[key] : undefined;
       },
       set(this: Deferred, value: unknown): void {
-        started(this)[key] = value;
+        if (started(this)) this[key] = value;
+        else Object.defineProperty(this, key, { value, writable: true, enumerable: true, configurable: true });
       },
     },
   ]),
 );
 
-/** Accessors that run cookie-session on the request at the first touch, then step aside for its own. */
-function deferSession(req: Request, res: Response, handler: RequestHandler, firstUse: () => void): void {
+/** Prototypes of requests (one per Express app) whose chain carries the accessors. */
+const prepared = new WeakSet<object>();
+
+/**
+ * Express' own request prototype, which every app's `app.request` (and so a mounted app's, even
+ * one mounted on a Router, which gets no link to its parent app) inherits from: the object just
+ * above Node's IncomingMessage in the request's chain. Undefined for a request not built that way.
+ */
+function expressRequestPrototype(req: object): object | undefined {
+  for (let prototype = Object.getPrototypeOf(req) as object | null; prototype !== null;) {
+    const above = Object.getPrototypeOf(prototype) as object | null;
+    if (above === IncomingMessage.prototype) return prototype;
+    prototype = above;
+  }
+  return undefined;
+}
+
+/**
+ * Defers cookie-session to the first touch. The accessors are defined once, on Express' request
+ * prototype: a request then gets two symbol-keyed values, where defining accessors on each
+ * request cost about a tenth of a small request (docs/benchmarks.md).
+ */
+function deferSession(req: Request, res: Response, start: Start): void {
   const target = req as unknown as Deferred;
-  target[PENDING] = () => {
-    // cookie-session is synchronous: it has defined its accessors when this returns.
-    void handler(req, res, () => undefined);
-    firstUse();
-  };
-  Object.defineProperties(req, DEFERRED);
+  const prototype = Object.getPrototypeOf(req) as object;
+  if (!prepared.has(prototype)) {
+    const shared = expressRequestPrototype(req);
+    if (shared === undefined) Object.defineProperties(req, DEFERRED);
+    else {
+      if (!Object.hasOwn(shared, SESSION_KEYS[0])) Object.defineProperties(shared, DEFERRED);
+      prepared.add(prototype);
+    }
+  }
+  target[START] = start;
+  target[PENDING] = res;
 }
