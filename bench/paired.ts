@@ -34,7 +34,7 @@ export interface PairedBench {
   readonly a: Variant;
   readonly b: Variant;
   /** The script's own command-line options (read by it), so that parsing them here does not fail. */
-  readonly options?: Record<string, { readonly type: 'string' }>;
+  readonly options?: Record<string, { readonly type: 'string'; readonly multiple?: boolean }>;
 }
 
 interface Shape {
