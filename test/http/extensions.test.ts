@@ -69,6 +69,16 @@ describe.each(clients)('extensions on %s', (database) => {
     expect(await state()).toMatchObject({ registered: true, bootstrapped: true });
     const tags = await fetch(`${server.url}/api/tags`);
     expect(tags.headers.get('x-ext-before')).toBe('1');
+    // GraphQL too: a project middleware sees every request, the direct path included.
+    const graphql = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ tags { name } }' }) });
+    expect(graphql.status).toBe(200);
+    expect(graphql.headers.get('x-ext-before')).toBe('1');
+    // And the access check after them: a bad token is refused on GraphQL as on REST.
+    const badToken = { 'content-type': 'application/json', authorization: 'Bearer not-a-token' };
+    const refusedRest = await fetch(`${server.url}/api/tags`, { headers: badToken });
+    const refusedGraphql = await fetch(`${server.url}/graphql`, { method: 'POST', headers: badToken, body: JSON.stringify({ query: '{ tags { name } }' }) });
+    expect(refusedRest.status).toBe(401);
+    expect(refusedGraphql.status).toBe(401);
     expect((await request(server.url, 'GET', '/_ext/after')).body).toEqual({ after: true });
     expect((await request(server.url, 'GET', '/nowhere')).status).toBe(404);
   });

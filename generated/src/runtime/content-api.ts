@@ -102,8 +102,10 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     const types = contentTypeRoutes(routes, rest);
     api.use(types.dispatcher);
     await project.bootstrap();
-    // The project's own middlewares run before everything, so they see every request through Express.
-    const direct = project.before.length > 0 ? { rest: [], graphql: [] } : { rest: directReads(types, extensions, access.middleware), graphql: [access.middleware] };
+    // The project's own middlewares run before everything, so they see every request through
+    // Express: then nothing is answered on the direct path, GraphQL POSTs included (an empty list
+    // of handlers would still be a direct route, one that skips those middlewares and access).
+    const direct = project.before.length > 0 ? { rest: [] } : { rest: directReads(types, extensions, access.middleware), graphql: [access.middleware] };
     return [
       ...project.before,
       { path: '/', handler: access.middleware },
@@ -113,7 +115,17 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       { path: '/api', handler: api, direct: direct.rest },
       ...(graphql === undefined
         ? []
-        : [await graphqlApiMount(app, { bindings: graphql, documents: rest.documents, resolveAccess: rest.resolveAccess, users, media: project.media, direct: direct.graphql, ...project.graphql })]),
+        : [
+            await graphqlApiMount(app, {
+              bindings: graphql,
+              documents: rest.documents,
+              resolveAccess: rest.resolveAccess,
+              users,
+              media: project.media,
+              ...(direct.graphql === undefined ? {} : { direct: direct.graphql }),
+              ...project.graphql,
+            }),
+          ]),
       ...project.after,
     ];
   };
