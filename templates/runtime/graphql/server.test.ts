@@ -4,6 +4,8 @@
  * with stub resolvers, so that the golden error cases can be replayed byte for byte.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 // The ESM copy of graphql-js under vitest (see graphql-js.ts): resolvers written against plain
@@ -17,7 +19,10 @@ import { createLogger, type Logger } from '../logger.ts';
 import type { ModelSchema } from '../schema.ts';
 import { startServer, type RunningServer } from '../server.ts';
 import { upperSnakeCase } from './errors.ts';
-import { graphqlMount, type GraphqlResolvers, type GraphqlSetup } from './server.ts';
+import { graphqlMount, graphqlPost, type GraphqlResolvers, type GraphqlSetup } from './server.ts';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import express from 'express';
 
 const conformance = conformanceDir;
 const strapiSdl = readFileSync(join(conformance, 'golden', '_schema.graphql'), 'utf8');
@@ -669,5 +674,66 @@ describe('Strapi error codes', () => {
     expect(upperSnakeCase('NotFoundError')).toBe('NOT_FOUND_ERROR');
     expect(upperSnakeCase('PayloadTooLargeError')).toBe('PAYLOAD_TOO_LARGE_ERROR');
     expect(upperSnakeCase('HTTPError')).toBe('HTTP_ERROR');
+  });
+});
+
+/**
+ * capi answers every GraphQL POST with graphqlPost, on the direct path and through Express alike;
+ * Apollo's own Express integration, which capi used before and which the GET route still uses,
+ * is the reference: the same Apollo server behind both, the same status, headers and bytes.
+ */
+describe('a POST answered as @as-integrations/express5 answers it', () => {
+  const servers: Server[] = [];
+  let apollo: ApolloServer<TestContext>;
+  const urls = { integration: '', capi: '' };
+
+  beforeAll(async () => {
+    apollo = new ApolloServer<TestContext>({ typeDefs: setup.typeDefs!, resolvers: setup.resolvers!, csrfPrevention: true, allowBatchedHttpRequests: false });
+    await apollo.start();
+    const context = async ({ req }: { req: express.Request }): Promise<TestContext> => setup.context(req);
+    const listen = async (handler: express.RequestHandler): Promise<string> => {
+      const app = express();
+      app.set('etag', false);
+      app.use(express.json(), express.text());
+      app.post('/graphql', handler);
+      const server = app.listen(0, '127.0.0.1');
+      servers.push(server);
+      await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
+    };
+    urls.integration = await listen(expressMiddleware(apollo, { context }));
+    urls.capi = await listen(graphqlPost(apollo, context, undefined));
+  });
+  afterAll(async () => {
+    for (const server of servers) await new Promise((resolve) => server.close(resolve));
+    await apollo.stop();
+  });
+
+  const json = { 'content-type': 'application/json' };
+  const requests: ReadonlyArray<{ readonly name: string; readonly headers: Record<string, string>; readonly body: string }> = [
+    { name: 'a query', headers: json, body: JSON.stringify({ query: '{ hello(name: "Ada") articles { slug } }' }) },
+    { name: 'variables and an operation name', headers: json, body: JSON.stringify({ query: 'query A($n: String) { hello(name: $n) } query B { hello }', variables: { n: 'x' }, operationName: 'A' }) },
+    { name: 'a mutation', headers: json, body: JSON.stringify({ query: 'mutation { deleteArticle(documentId: "x") { documentId } }' }) },
+    { name: 'a syntax error', headers: json, body: JSON.stringify({ query: '{ hello(' }) },
+    { name: 'an unknown field', headers: json, body: JSON.stringify({ query: '{ nope }' }) },
+    { name: 'variables of the wrong type', headers: json, body: JSON.stringify({ query: 'query($n: String) { hello(name: $n) }', variables: { n: 1 } }) },
+    { name: 'a resolver error', headers: json, body: JSON.stringify({ query: '{ failure(kind: "notFound") }' }) },
+    { name: 'a context that refuses', headers: { ...json, 'x-test-context': 'unauthorized' }, body: JSON.stringify({ query: '{ hello }' }) },
+    { name: 'no query', headers: json, body: JSON.stringify({}) },
+    { name: 'a batch', headers: json, body: JSON.stringify([{ query: '{ hello }' }]) },
+    { name: 'text/plain (CSRF prevention)', headers: { 'content-type': 'text/plain' }, body: '{ hello }' },
+    { name: 'the GraphQL response media type', headers: { ...json, accept: 'application/graphql-response+json' }, body: JSON.stringify({ query: '{ nope }' }) },
+    { name: 'an Accept Apollo cannot answer', headers: { ...json, accept: 'text/csv' }, body: JSON.stringify({ query: '{ hello }' }) },
+  ];
+
+  it.each(requests)('$name', async ({ headers, body }) => {
+    const answers = await Promise.all(
+      [urls.integration, urls.capi].map(async (url) => {
+        const response = await fetch(url, { method: 'POST', headers, body });
+        const sent = [...response.headers].filter(([name]) => name !== 'date' && name !== 'keep-alive' && name !== 'connection');
+        return { status: response.status, headers: sent, body: await response.text() };
+      }),
+    );
+    expect(answers[1]).toEqual(answers[0]);
   });
 });

@@ -63,8 +63,8 @@ export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TCo
    */
   readonly bare?: boolean;
   /**
-   * On the direct path, answer plain queries Apollo has validated before with graphql-js alone
-   * (lean.ts). Off when the project adds resolvers of its own, which could rely on what Apollo's
+   * Answer plain queries Apollo has validated before with graphql-js alone (lean.ts), on the
+   * direct path and through Express. Off when the project adds resolvers of its own, which could rely on what Apollo's
    * pipeline gives them (`info.cacheControl`) or write while a query runs.
    */
   readonly lean?: boolean;
@@ -89,7 +89,7 @@ export function graphqlMount<TContext extends BaseContext>(setup: GraphqlSetup<T
 export async function createGraphqlMount<TContext extends BaseContext>(app: AppContext, setup: GraphqlSetup<TContext>): Promise<Mount> {
   const limits = graphqlLimits(app.config.plugins.graphql, setup.limits);
   const logger = app.logger.child({ component: 'graphql' });
-  const lean = setup.lean === true && setup.direct !== undefined ? new LeanQueries<TContext>(limits, setup.render) : undefined;
+  const lean = setup.lean === true ? new LeanQueries<TContext>(limits, setup.render) : undefined;
   const server = new ApolloServer<TContext>({
     ...schemaOptions(setup),
     // Strapi's default: on, except in production (apolloServer.introspection decides).
@@ -130,27 +130,24 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
       throw contextError(error, logger);
     }
   };
+  // A POST is answered by one handler on both paths: through Express (after the project's
+  // middlewares) as on the direct path, with the lean and rendered answers where they apply.
+  const post = graphqlPost(server, context, lean && { queries: lean, context: setup.context });
+  router.post('/', withBody, post);
   router.all('/', withBody, wellEncodedQuery, expressMiddleware(server, { context }));
   const path = setup.path ?? defaultGraphqlPath;
   // The IDE and GET answer through Express; a POST needs neither, nor the query-string check.
-  const direct =
-    setup.direct === undefined
-      ? {}
-      : {
-          direct: [
-            { method: 'POST' as const, path, handlers: [...setup.direct, withBody, directGraphql(server, context, lean && { queries: lean, context: setup.context })], bare: setup.bare === true },
-          ],
-        };
+  const direct = setup.direct === undefined ? {} : { direct: [{ method: 'POST' as const, path, handlers: [...setup.direct, withBody, post], bare: setup.bare === true }] };
   return { path, handler: router, ...direct };
 }
 
 /**
- * What @as-integrations/express5 does, without Express: the request handed to Apollo's HTTP
- * pipeline (the same parsing, limits, plugins, errors and status codes), its answer written as
- * Express' `res.send` writes a string (Content-Type with its charset, Content-Length). A plain
+ * What @as-integrations/express5 does, without needing Express: the request handed to Apollo's
+ * HTTP pipeline (the same parsing, limits, plugins, errors and status codes), its answer written
+ * as Express' `res.send` writes a string (Content-Type with its charset, Content-Length). A plain
  * query Apollo has validated before is answered by `lean` (lean.ts) with the same bytes.
  */
-function directGraphql<TContext extends BaseContext>(
+export function graphqlPost<TContext extends BaseContext>(
   server: ApolloServer<TContext>,
   context: (args: { req: Request }) => Promise<TContext>,
   lean: { readonly queries: LeanQueries<TContext>; readonly context: (req: Request) => TContext | Promise<TContext> } | undefined,

@@ -2,8 +2,9 @@
  * Plain GraphQL queries answered by graphql-js' `execute` without Apollo's per-request pipeline
  * (its request parsing, the query's sha256, the plugin hooks, the cache-control plugin's hook on
  * every resolved field, content negotiation): about a tenth of a small GraphQL request's CPU
- * (docs/benchmarks.md). Only on the direct path (direct.ts), only for what Apollo would answer
- * with a 200 and no errors, so the answer is the bytes Apollo would send:
+ * (docs/benchmarks.md). On every GraphQL POST (server.ts' graphqlPost, on the direct path and
+ * through Express), only for what Apollo would answer with a 200 and no errors, so the answer is
+ * the bytes Apollo would send:
  *
  * - the document must be one Apollo has parsed and validated before (this module's plugin
  *   remembers each document that reached `didResolveOperation`, by its text: parsing and
