@@ -3,9 +3,9 @@
  * [--env NAME=value ...]`: this checkout's generated server against the one another commit
  * generates (the same model, config and seeded database), loaded alternately per shape
  * (bench/paired.ts): the A/B of a code change measured in one run. `--env` sets a variable for
- * both servers, e.g. `CAPI_DIRECT_PATH=0` to measure a change on the routes Express answers. The other commit's tree is extracted with `git archive` into
- * tmp/bench-ref-<ref>/ (sharing this checkout's node_modules) and its own generator writes the
- * project there.
+ * both servers, e.g. `CAPI_DIRECT_PATH=0` to measure a change on the routes Express answers.
+ * The other commit's tree is extracted with `git archive` into tmp/bench-ref-<ref>/ (sharing this
+ * checkout's node_modules) and its own generator writes the project there.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';

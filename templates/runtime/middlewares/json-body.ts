@@ -34,8 +34,7 @@ class BodyError extends Error {
 /** `fallback` (body-parser's chain) for every request this parser does not take. */
 export function plainJsonBody(limit: number, fallback: RequestHandler): RequestHandler {
   return (req, res, next) => {
-    const length = plainLength(req.headers, limit);
-    if (length === undefined || req.complete || req.readableEnded) return fallback(req, res, next);
+    if (!isPlainJson(req.headers, limit) || req.complete || req.readableEnded) return fallback(req, res, next);
     const chunks: Buffer[] = [];
     let settled = false;
     const settle = (error: Error | undefined, body?: unknown): void => {
@@ -63,19 +62,19 @@ export function plainJsonBody(limit: number, fallback: RequestHandler): RequestH
   };
 }
 
-/** The body's length when the headers make the request a plain JSON one this parser takes. */
-function plainLength(headers: { readonly [name: string]: string | string[] | undefined }, limit: number): number | undefined {
+/** Whether the headers make the request a plain JSON one this parser takes (Node's parser holds the body to its Content-Length). */
+function isPlainJson(headers: { readonly [name: string]: string | string[] | undefined }, limit: number): boolean {
   const type = headers['content-type'];
-  if (type === undefined || Array.isArray(type) || !PLAIN_TYPES.has(type.toLowerCase())) return undefined;
-  if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return undefined;
+  if (type === undefined || Array.isArray(type) || !PLAIN_TYPES.has(type.toLowerCase())) return false;
+  if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
   const declared = headers['content-length'];
-  if (typeof declared !== 'string' || !/^[0-9]{1,15}$/.test(declared)) return undefined;
+  if (typeof declared !== 'string' || !/^[0-9]{1,15}$/.test(declared)) return false;
   const length = Number(declared);
-  return length > 0 && length <= limit ? length : undefined;
+  return length > 0 && length <= limit;
 }
 
 /** body-parser's strict JSON parse of the decoded body, or its error. */
-export function parsePlainJson(bytes: Buffer): unknown {
+function parsePlainJson(bytes: Buffer): unknown {
   let text = bytes.toString('utf8');
   // iconv-lite, which body-parser decodes with, drops a leading byte-order mark.
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);

@@ -64,8 +64,8 @@ export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TCo
   readonly bare?: boolean;
   /**
    * Answer plain queries Apollo has validated before with graphql-js alone (lean.ts), on the
-   * direct path and through Express. Off when the project adds resolvers of its own, which could rely on what Apollo's
-   * pipeline gives them (`info.cacheControl`) or write while a query runs.
+   * direct path and through Express. Off when the project adds resolvers of its own, which could
+   * rely on what Apollo's pipeline gives them (`info.cacheControl`) or write while a query runs.
    */
   readonly lean?: boolean;
   /** On the lean path, answers a query without graphql-js' executor where it can (rendered.ts). */
