@@ -182,6 +182,11 @@ describe.each(clients)('users-permissions on %s', (database) => {
   it('refuses blocked users, and their tokens stop working', async () => {
     const made = await register('blocky');
     await db.execute(`UPDATE up_users SET blocked = ? WHERE id = ?`, [database === 'sqlite' ? 1 : true, made.body.user.id]);
+    // The password is checked first, as in Strapi 5: only someone who knows it learns the account is blocked.
+    expect(await call('POST', '/api/auth/local', { identifier: 'blocky', password: 'wrong-pass' })).toEqual({
+      status: 400,
+      body: error(400, 'ValidationError', 'Invalid identifier or password'),
+    });
     expect(await call('POST', '/api/auth/local', { identifier: 'blocky', password: 'Secret-123' })).toEqual({
       status: 400,
       body: error(400, 'ApplicationError', 'Your account has been blocked by an administrator'),
@@ -400,16 +405,42 @@ describe.each(clients)('users-permissions on %s', (database) => {
     expect((await gql(`mutation { deleteUsersPermissionsRole(id: ${publicRole!.id}) { ok } }`)).errors[0].message).toBe('Cannot delete public or authenticated roles');
   });
 
-  it('rate-limits sign-in attempts per identifier and address', async () => {
+  it('rate-limits sign-in attempts per account and address', async () => {
     await restart({ 'users-permissions': { config: { ratelimit: { max: 3, interval: 60_000 } } } });
+    const tooMany = { status: 429, body: error(429, 'RateLimitError', 'Too many requests, please try again later.') };
+    const login = (identifier: string, password: string, extra: Record<string, unknown> = {}, path = '/api/auth/local') => call('POST', path, { identifier, password, ...extra });
     try {
-      for (let i = 0; i < 3; i += 1) expect((await call('POST', '/api/auth/local', { identifier: 'ada', password: 'wrong-pass' })).status).toBe(400);
-      expect(await call('POST', '/api/auth/local', { identifier: 'ada', password: 'Secret-123' })).toEqual({
-        status: 429,
-        body: error(429, 'RateLimitError', 'Too many requests, please try again later.'),
-      });
-      // Another identifier from the same address still gets through.
-      expect((await call('POST', '/api/auth/local', { identifier: 'grace', password: 'Secret-123' })).status).toBe(200);
+      for (let i = 0; i < 3; i += 1) expect((await login('ada', 'wrong-pass')).status).toBe(400);
+      expect(await login('ada', 'Secret-123')).toEqual(tooMany);
+      // Another account from the same address still gets through.
+      expect((await login('grace', 'Secret-123')).status).toBe(200);
+
+      // A field the route does not read (GHSA-7mqx-wwh4-f9fw) does not make another counter.
+      await register('emailfield');
+      for (let i = 0; i < 3; i += 1) expect((await login('emailfield', 'wrong-pass', { email: `decoy${i}@example.com` })).status).toBe(400);
+      expect(await login('emailfield', 'Secret-123', { email: 'decoy9@example.com' })).toEqual(tooMany);
+
+      // Neither do spellings of the path that reach the route.
+      await register('spelled');
+      const spellings = ['/api/auth/LOCAL', '/api/Auth/Local', '/api/auth/local/', '/API/auth/local'];
+      for (const path of spellings.slice(0, 3)) expect((await login('spelled', 'wrong-pass', {}, path)).status).toBe(400);
+      expect(await login('spelled', 'Secret-123', {}, spellings[3])).toEqual(tooMany);
+
+      // An account's username and email count together; unknown identifiers are counted too.
+      await register('twonames');
+      for (const identifier of ['twonames', 'TWONAMES@example.com', 'twonames']) expect((await login(identifier, 'wrong-pass')).status).toBe(400);
+      expect(await login('twonames@example.com', 'Secret-123')).toEqual(tooMany);
+      for (const identifier of ['ghost', 'Ghost', ' ghost ']) expect((await login(identifier, 'wrong-pass')).status).toBe(400);
+      expect(await login('GHOST', 'wrong-pass')).toEqual(tooMany);
+
+      // The password routes key on what they decide on too, not on an `email` the caller adds.
+      const { jwt } = (await register('changing')).body as { jwt: string };
+      const change = (currentPassword: string, email: string) => call('POST', '/api/auth/change-password', { currentPassword, password: 'Fresh-789', passwordConfirmation: 'Fresh-789', email }, jwt);
+      for (let i = 0; i < 3; i += 1) expect((await change('wrong-pass', `decoy${i}@example.com`)).status).toBe(400);
+      expect(await change('Secret-123', 'decoy9@example.com')).toEqual(tooMany);
+      const reset = (code: string, email: string, path = '/api/auth/reset-password') => call('POST', path, { code, password: 'Fresh-789', passwordConfirmation: 'Fresh-789', email });
+      for (let i = 0; i < 3; i += 1) expect((await reset(`guess${i}`, `decoy${i}@example.com`)).status).toBe(400);
+      expect(await reset('guess9', 'decoy9@example.com', '/api/auth/Reset-Password/')).toEqual(tooMany);
     } finally {
       await restart();
     }
@@ -430,7 +461,7 @@ describe.each(clients)('users-permissions on %s', (database) => {
       expect(await login('grace', 'Secret-123')).toEqual({ data: null, errors: [refused] });
       // Mixed: two REST attempts and one GraphQL attempt use up the allowance of both.
       for (let i = 0; i < 2; i += 1) expect((await call('POST', '/api/auth/local', { identifier: 'ada', password: 'wrong-pass' })).status).toBe(400);
-      expect((await login('ADA', 'wrong-pass')).errors[0].message).toBe('Invalid identifier or password');
+      expect((await login('ADA@example.com', 'wrong-pass')).errors[0].message).toBe('Invalid identifier or password');
       expect(await login('ada', 'Secret-123')).toEqual({ data: null, errors: [refused] });
       expect((await call('POST', '/api/auth/local', { identifier: 'ada', password: 'Secret-123' })).status).toBe(429);
       // Another mutation's route keeps its own counter, as REST's forgot-password route does.
@@ -454,6 +485,10 @@ describe.each(clients)('users-permissions on %s', (database) => {
         status: 400,
         body: error(400, 'ApplicationError', 'Your account email is not confirmed'),
       });
+      expect(await call('POST', '/api/auth/local', { identifier: 'confirmme', password: 'wrong-pass' })).toEqual({
+        status: 400,
+        body: error(400, 'ValidationError', 'Invalid identifier or password'),
+      });
       expect(await call('POST', '/api/auth/send-email-confirmation', { email: 'confirmme@example.com' })).toEqual({ status: 200, body: { email: 'confirmme@example.com', sent: true } });
       const [row] = await db.query<{ confirmation_token: string }>('SELECT confirmation_token FROM up_users WHERE username = ?', ['confirmme']);
       expect((await call('GET', '/api/auth/email-confirmation?confirmation=wrong')).body).toEqual(error(400, 'ValidationError', 'Invalid token'));
@@ -462,6 +497,32 @@ describe.each(clients)('users-permissions on %s', (database) => {
       expect(confirmed.headers.get('location')).toBe('https://front.example/confirmed');
       expect((await call('POST', '/api/auth/local', { identifier: 'confirmme', password: 'Secret-123' })).status).toBe(200);
       expect(await call('POST', '/api/auth/send-email-confirmation', { email: 'confirmme@example.com' })).toEqual({ status: 400, body: error(400, 'ApplicationError', 'Already confirmed') });
+    } finally {
+      await restart();
+    }
+  });
+
+  it('spends a reset code and a confirmation token once, however many requests race for them', async () => {
+    // No rate limit here: it would refuse some of the racing requests for its own reason.
+    await restart({ 'users-permissions': { config: { ratelimit: { enabled: false }, advanced: { emailConfirmation: true } } } });
+    const tokenOf = async (column: string, username: string): Promise<string> =>
+      (await db.query<Record<string, string>>(`SELECT ${column} AS token FROM up_users WHERE username = ?`, [username]))[0]!['token']!;
+    try {
+      await register('racer');
+      const token = await tokenOf('confirmation_token', 'racer');
+      const confirmations = await Promise.all(Array.from({ length: 6 }, async () => (await fetch(`${server.url}/api/auth/email-confirmation?confirmation=${token}`, { redirect: 'manual' })).status));
+      expect(confirmations.sort()).toEqual([302, 400, 400, 400, 400, 400]);
+
+      expect((await call('POST', '/api/auth/forgot-password', { email: 'racer@example.com' })).status).toBe(200);
+      const code = await tokenOf('reset_password_token', 'racer');
+      const passwords = Array.from({ length: 6 }, (_, i) => `Reset-${i}00`);
+      const resets = await Promise.all(passwords.map((password) => call('POST', '/api/auth/reset-password', { code, password, passwordConfirmation: password })));
+      expect(resets.map((r) => r.status).sort()).toEqual([200, 400, 400, 400, 400, 400]);
+      for (const refused of resets.filter((r) => r.status === 400)) expect(refused.body).toEqual(error(400, 'ValidationError', 'Incorrect code provided'));
+      // The password set is the winner's: the losers changed nothing.
+      const winner = passwords[resets.findIndex((r) => r.status === 200)]!;
+      const signIns = await Promise.all(passwords.map(async (password) => (await call('POST', '/api/auth/local', { identifier: 'racer', password })).status));
+      expect(signIns).toEqual(passwords.map((password) => (password === winner ? 200 : 400)));
     } finally {
       await restart();
     }

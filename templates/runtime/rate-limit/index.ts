@@ -7,7 +7,7 @@
  * on SQLite, which is served by one process, they stay in memory.
  */
 import type { RequestHandler } from 'express';
-import { ipKeyGenerator, MemoryStore, rateLimit, type Store } from 'express-rate-limit';
+import { ipKeyGenerator, MemoryStore, rateLimit, type Options, type Store } from 'express-rate-limit';
 import type { DatabaseKind, Queryable } from '../database.ts';
 import { HttpError } from '../errors.ts';
 import { strapiError } from '../graphql/errors.ts';
@@ -30,6 +30,17 @@ export class RateLimitError extends HttpError {
  */
 export function rateLimitStore(db: Queryable, prefix: string, windowMs: number): Store {
   return counterStores[db.dialect.kind](db, { prefix: `${prefix}:${windowMs}:`, windowMs });
+}
+
+/**
+ * A counter for callers that are not Express middlewares (sign-in counts once it knows the
+ * account): `count(key)` adds one hit and answers the hits of the key's current window.
+ */
+export function attemptCounter(db: Queryable, prefix: string, windowMs: number): (key: string) => Promise<number> {
+  const store = rateLimitStore(db, prefix, windowMs);
+  // rateLimit() would initialise the store; the stores here read only the window from the options.
+  void store.init?.({ windowMs } as Options);
+  return async (key) => (await store.increment(key)).totalHits;
 }
 
 /**
