@@ -54,16 +54,33 @@ const counterStores: Readonly<Record<DatabaseKind, (db: Queryable, options: { re
   mysql: () => new MemoryStore(),
 };
 
-/** Which requests each group counts. Sign-in routes are users-permissions' own limiter. */
+/**
+ * Which requests each group counts, by their path as routing sees it (`routedPath`). Sign-in
+ * routes are users-permissions' own limiter.
+ */
 const groupOf: Readonly<Record<RateLimitGroup, (method: string, path: string) => boolean>> = {
-  upload: (method, path) => method === 'POST' && /^\/(api\/)?upload\/?$/.test(path),
+  upload: (method, path) => method === 'POST' && /^\/(api\/)?upload$/.test(path),
   graphql: (_method, path) => path === '/graphql' || path.startsWith('/graphql/'),
   rest: (method, path) => path.startsWith('/api/') && !groupOf.upload(method, path),
 };
 
+/**
+ * A path as Express' router matches it: case-insensitively and with or without trailing
+ * slashes. Every spelling that reaches a route must count where the route's own spelling does.
+ */
+function routedPath(path: string): string {
+  const lower = path.toLowerCase();
+  const trimmed = lower.replace(/\/+$/, '');
+  return trimmed === '' ? '/' : trimmed;
+}
+
+function groupMatches(group: RateLimitGroup, method: string, path: string): boolean {
+  return groupOf[group](method, routedPath(path));
+}
+
 /** Whether a request to `path` counts against an enabled limit (direct.ts leaves those routes to Express' limiter). */
 export function isRateLimited(config: RateLimitsConfig, method: string, path: string): boolean {
-  return (Object.keys(config) as RateLimitGroup[]).some((group) => config[group].enabled && groupOf[group](method, path));
+  return (Object.keys(config) as RateLimitGroup[]).some((group) => config[group].enabled && groupMatches(group, method, path));
 }
 
 /** The limits of config/rate-limit.json, one limiter per enabled group, each answering 429 past its `max`. */
@@ -71,7 +88,7 @@ export function routeGroupLimits(config: RateLimitsConfig, db: Queryable): Reque
   const limiters = (Object.keys(config) as RateLimitGroup[]).filter((group) => config[group].enabled).map((group) => ({ group, handler: groupLimiter(group, config[group], db) }));
   if (limiters.length === 0) return (_req, _res, next) => next();
   return (req, res, next) => {
-    const found = limiters.find(({ group }) => groupOf[group](req.method, req.path));
+    const found = limiters.find(({ group }) => groupMatches(group, req.method, req.path));
     if (found === undefined) return next();
     found.handler(req, res, next);
   };

@@ -68,6 +68,15 @@ describe('route-group limits (in memory, SQLite)', () => {
     for (let i = 0; i < 5; i++) expect((await fetch(`${server.url}/api/articles`)).status).toBe(200);
   });
 
+  it('counts every spelling of a path the router answers in its group', async () => {
+    // Express matches paths case-insensitively and with or without a trailing slash.
+    const server = await start(project({ upload: { max: 2 }, rest: { enabled: true, max: 2 } }));
+    for (const path of ['/API/upload', '/api/Upload/']) expect((await post(server, path)).status).toBe(201);
+    expect(await post(server, '/UPLOAD')).toEqual({ status: 429, body: tooMany });
+    for (const path of ['/API/articles', '/api/Articles/']) expect((await fetch(`${server.url}${path}`)).status).toBe(200);
+    expect((await fetch(`${server.url}/Api/ARTICLES`)).status).toBe(429);
+  });
+
   it('limits REST reads and GraphQL when they are turned on, GraphQL answering in its own shape', async () => {
     const server = await start(project({ rest: { enabled: true, max: 1 }, graphql: { enabled: true, max: 1 }, upload: { enabled: false } }));
     expect((await fetch(`${server.url}/api/articles`)).status).toBe(200);
