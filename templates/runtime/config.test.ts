@@ -117,6 +117,16 @@ describe('config/middlewares.json', () => {
     expect(entries[3]).toEqual({ name: 'strapi::poweredBy', config: { poweredBy: 'Acme' } });
   });
 
+  it('gives CORS credentials to listed origins only, unless told otherwise', () => {
+    const credentialsOf = (config?: Record<string, unknown>) =>
+      (middlewares(['strapi::body', config === undefined ? 'strapi::cors' : { name: 'strapi::cors', config }])[1] as { config: { credentials: boolean } }).config.credentials;
+    expect(credentialsOf()).toBe(false);
+    expect(credentialsOf({ origin: '*' })).toBe(false);
+    expect(credentialsOf({ origin: ['https://a.example'] })).toBe(true);
+    expect(credentialsOf({ origin: ['https://a.example'], credentials: false })).toBe(false);
+    expect(credentialsOf({ origin: '*', credentials: false })).toBe(false);
+  });
+
   it('reads sizes as koa-body writes them, and a comma-separated origin as a list', () => {
     const [body, cors] = middlewares([
       { name: 'strapi::body', config: { jsonLimit: '2mb', formLimit: '100kb', textLimit: 512 } },
@@ -134,6 +144,9 @@ describe('config/middlewares.json', () => {
       'config/middlewares.json: [1] "global::audit" is custom code of the Strapi project: port it to src/extensions/index.ts (middlewares.before or .after, see docs/extending.md) and remove it from this file',
     );
     expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::cors', config: { origin: 5 } }] })).toBe('config/middlewares.json: [1].config.origin must be an array (got 5)');
+    expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::cors', config: { origin: '*', credentials: true } }] })).toBe(
+      'config/middlewares.json: [1].config.credentials cannot be true with origin "*": any web page could then send your visitors\' cookies and read the answers. List the origins allowed to (origin: ["https://front.example"]), or set credentials to false',
+    );
     expect(errorOf({ 'middlewares.json': ['strapi::body', { name: 'strapi::security', config: { hsts: { maxAge: -1 } } }] })).toBe(
       'config/middlewares.json: [1].config.hsts.maxAge must be an integer >= 0 (got -1)',
     );

@@ -37,7 +37,7 @@
  *   upload.config: Strapi's `upload.config` — the provider that stores files (upload/provider-config.ts);
  *     its `sizeLimit` is the same setting as upload.sizeLimit (give it in one place).
  *                          "users-permissions": { config: { jwt: { expiresIn: "30d" } } }
- *                            documentation: { enabled?: boolean }  (Swagger UI at /api/docs; default: off when NODE_ENV=production)
+ *                            documentation: { enabled?: boolean }  (/api/openapi.json and Swagger UI at /api/docs; default: off when NODE_ENV=production)
  *   users-permissions.config.jwt.expiresIn: how long a user JWT lives (Strapi's key and default):
  *     a JWT without an `exp` claim is accepted for this long after its `iat`, and refused without
  *     one. Seconds, or a duration like "30d", "12h", "90m".
@@ -189,8 +189,9 @@ export interface EmailTemplate {
 }
 
 /**
- * plugins.json `documentation`: `{ enabled }` turns the Swagger UI page (/api/docs) on or off.
- * Unset, it is on except when NODE_ENV is production. /api/openapi.json is always served.
+ * plugins.json `documentation`: `{ enabled }` turns the OpenAPI document (/api/openapi.json) and
+ * its Swagger UI page (/api/docs) on or off. Unset, they are on except when NODE_ENV is
+ * production, as the GraphQL IDE and introspection are.
  */
 export interface DocumentationConfig {
   readonly enabled: boolean;
@@ -480,7 +481,7 @@ function pluginsConfig(where: Where, json: unknown, env: Environment): AppConfig
 
 function documentationConfig(where: Where, json: unknown, env: Environment): DocumentationConfig {
   const c = object(where, json, ['enabled']);
-  return { enabled: c.enabled === undefined ? env.NODE_ENV !== 'production' : boolean(at(where, 'enabled'), c.enabled) };
+  return { enabled: c.enabled === undefined ? !isProduction(env) : boolean(at(where, 'enabled'), c.enabled) };
 }
 
 /** Strapi's email plugin settings: `provider` "log" (the default: messages go to the log) or "smtp". */

@@ -152,7 +152,7 @@ describe.each(clients)('the direct path on %s', (database) => {
     expect(answer.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     expect(answer.headers.get('x-frame-options')).toBe('SAMEORIGIN');
     expect(answer.headers.get('content-security-policy')).toContain("default-src 'self'");
-    expect(answer.headers.get('x-powered-by')).toBe('Strapi <strapi.io>');
+    expect(answer.headers.get('x-powered-by')).toBe('capi');
     // A list with its total: one statement (rendered on SQLite and PostgreSQL, rows on MariaDB).
     expect(answer.headers.get('x-query-count')).toBe('1');
     const compressed = await ask(direct.url, { path: '/api/articles?populate=*', headers: { 'accept-encoding': 'gzip' } });

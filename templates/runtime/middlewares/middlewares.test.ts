@@ -124,8 +124,9 @@ describe('strapi::cors', () => {
       headers: { origin: 'https://front.example', 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization' },
     });
     expect(response.status).toBe(204);
-    expect(response.headers.get('access-control-allow-origin')).toBe('https://front.example');
-    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+    // Any origin by default, and so no credentials: a page elsewhere cannot act with a visitor's cookies.
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull();
     expect(response.headers.get('access-control-allow-methods')).toBe('GET,POST,PUT,PATCH,DELETE,HEAD,OPTIONS');
     expect(response.headers.get('access-control-allow-headers')).toBe('Content-Type,Authorization,Origin,Accept');
     expect(response.headers.get('access-control-max-age')).toBe('31536000');
@@ -147,6 +148,15 @@ describe('strapi::cors', () => {
     expect(noOrigin.headers.get('access-control-allow-origin')).toBe('*');
   });
 
+  it('allows credentials to listed origins by default, and never echoes an unlisted one', async () => {
+    const { server } = await start(['strapi::body', { name: 'strapi::cors', config: { origin: ['https://front.example'] } }]);
+    const listed = await fetch(`${server.url}/api/articles`, { headers: { origin: 'https://front.example' } });
+    expect(listed.headers.get('access-control-allow-origin')).toBe('https://front.example');
+    expect(listed.headers.get('access-control-allow-credentials')).toBe('true');
+    const other = await fetch(`${server.url}/api/articles`, { headers: { origin: 'https://evil.example' } });
+    expect(other.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('is absent when the list leaves it out', async () => {
     const { server } = await start(['strapi::body']);
     const response = await fetch(`${server.url}/api/articles`, { headers: { origin: 'https://front.example' } });
@@ -156,9 +166,9 @@ describe('strapi::cors', () => {
 });
 
 describe('strapi::poweredBy', () => {
-  it("sends Strapi's X-Powered-By, or the configured one", async () => {
+  it('says capi in X-Powered-By, or the configured name', async () => {
     const defaults = await start();
-    expect((await fetch(`${defaults.server.url}/api/articles`)).headers.get('x-powered-by')).toBe('Strapi <strapi.io>');
+    expect((await fetch(`${defaults.server.url}/api/articles`)).headers.get('x-powered-by')).toBe('capi');
     const custom = await start(['strapi::body', { name: 'strapi::poweredBy', config: { poweredBy: 'Acme CMS' } }]);
     expect((await fetch(`${custom.server.url}/api/articles`)).headers.get('x-powered-by')).toBe('Acme CMS');
     const none = await start(['strapi::body']);

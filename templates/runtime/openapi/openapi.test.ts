@@ -1,7 +1,7 @@
 /**
  * /api/openapi.json and the Swagger UI page: the project's document served as written, the page
  * and every asset it names served by this server from swagger-ui-dist (nothing from a CDN), and
- * the page off in production unless plugins.json turns it on.
+ * both off in production unless plugins.json turns them on.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,12 +44,21 @@ afterAll(async () => {
 });
 
 describe('GET /api/openapi.json', () => {
-  it('serves the document of the project as JSON, in production too', async () => {
-    const server = await start({ env: { NODE_ENV: 'production' } });
+  it('serves the document of the project as JSON outside production', async () => {
+    const server = await start({ env: { NODE_ENV: 'development' } });
     const response = await fetch(`${server.url}/api/openapi.json`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^application\/json/);
     expect(await response.json()).toEqual(DOCUMENT);
+  });
+
+  it('is off in production unless plugins.json enables it, as the page is', async () => {
+    const production = await start({ env: { NODE_ENV: 'production' } });
+    expect((await fetch(`${production.url}/api/openapi.json`)).status).toBe(404);
+    const enabled = await start({ env: { NODE_ENV: 'production' }, documentation: { enabled: true } });
+    expect(await (await fetch(`${enabled.url}/api/openapi.json`)).json()).toEqual(DOCUMENT);
+    const disabled = await start({ env: { NODE_ENV: 'development' }, documentation: { enabled: false } });
+    expect((await fetch(`${disabled.url}/api/openapi.json`)).status).toBe(404);
   });
 
   it('is absent, with the page, when the project has no document', async () => {
@@ -106,7 +115,6 @@ describe('the Swagger UI page', () => {
     expect((await fetch(`${enabled.url}/api/docs`)).status).toBe(200);
     const disabled = await start({ env: { NODE_ENV: 'development' }, documentation: { enabled: false } });
     expect((await fetch(`${disabled.url}/api/docs`)).status).toBe(404);
-    expect((await fetch(`${disabled.url}/api/openapi.json`)).status).toBe(200);
   });
 
   it('refuses a documentation setting that is not a boolean, naming the file and key', async () => {
