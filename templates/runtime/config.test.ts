@@ -49,8 +49,11 @@ describe("GraphQL settings under Strapi's names", () => {
   const graphql = (config: Record<string, unknown>, env: Environment = {}) => load({ 'plugins.json': { graphql: { config } } }, env).plugins.graphql;
 
   it('turns the IDE and introspection off in production, on elsewhere', () => {
-    expect(graphql({}, { NODE_ENV: 'production' })).toMatchObject({ landingPage: false, introspection: false });
-    expect(graphql({}, { NODE_ENV: 'development' })).toMatchObject({ landingPage: true, introspection: true });
+    expect(graphql({}, { NODE_ENV: 'production' })).toMatchObject({ landingPage: false, introspection: false, hideSchemaDetailsFromClientErrors: true });
+    expect(graphql({}, { NODE_ENV: 'development' })).toMatchObject({ landingPage: true, introspection: true, hideSchemaDetailsFromClientErrors: false });
+    // The hints follow introspection unless set: both give away the schema.
+    expect(graphql({ apolloServer: { introspection: true } }, { NODE_ENV: 'production' })).toMatchObject({ hideSchemaDetailsFromClientErrors: false });
+    expect(graphql({ apolloServer: { introspection: false, hideSchemaDetailsFromClientErrors: false } })).toMatchObject({ hideSchemaDetailsFromClientErrors: false });
     expect(graphql({})).toMatchObject({ landingPage: true, introspection: true });
   });
 
@@ -210,7 +213,17 @@ describe('loadConfig defaults', () => {
     expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false });
     expect(config.database).toEqual({ client: 'sqlite', filename: join(root, '.data/data.db'), label: '.data/data.db' });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
-    expect(config.plugins.graphql).toEqual({ defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: null, amountLimit: 100, landingPage: true, introspection: true });
+    expect(config.plugins.graphql).toEqual({
+      defaultLimit: 10,
+      maxLimit: null,
+      depthLimit: 10,
+      maxAliases: 30,
+      maxCost: null,
+      amountLimit: 100,
+      landingPage: true,
+      introspection: true,
+      hideSchemaDetailsFromClientErrors: false,
+    });
     expect(config.middlewares.map((entry) => entry.name)).toEqual([...defaultMiddlewareList]);
     expect(config.rateLimits).toEqual({
       upload: { enabled: true, max: 300, intervalMs: 900_000 },

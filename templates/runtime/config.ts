@@ -30,6 +30,8 @@
  *   graphql.landingPage: the GraphiQL IDE at GET /graphql; default: on unless NODE_ENV=production.
  *     playgroundAlways (Strapi 4's name): true turns it on in production too.
  *   graphql.apolloServer.introspection: default: on unless NODE_ENV=production.
+ *   graphql.apolloServer.hideSchemaDetailsFromClientErrors (Apollo's name): no "Did you mean" hints
+ *     in errors; default: whenever introspection is off.
  *   graphql.amountLimit: largest number of entries any list or _connection field returns, at any
  *     nesting level: larger page sizes (and limit -1) are lowered to it, as maxLimit lowers them;
  *     the smaller of the two applies. Not set: no such cap.
@@ -135,6 +137,11 @@ export interface GraphqlConfig {
   readonly landingPage: boolean;
   /** Answer introspection queries (`__schema`, `__type`). */
   readonly introspection: boolean;
+  /**
+   * Leave graphql-js' "Did you mean ...?" hints out of error messages: they name fields, arguments
+   * and enum values, which would give away the schema introspection keeps to itself.
+   */
+  readonly hideSchemaDetailsFromClientErrors: boolean;
 }
 
 export interface Locale {
@@ -582,11 +589,12 @@ function graphqlConfig(where: Where, json: unknown, production: boolean): Graphq
   if (c.endpoint !== undefined && c.endpoint !== '/graphql') fail(at(w, 'endpoint'), `can only be "/graphql" ${got(c.endpoint)}`);
   if (c.shadowCRUD !== undefined && c.shadowCRUD !== true) fail(at(w, 'shadowCRUD'), `can only be true: capi generates the whole schema ${got(c.shadowCRUD)}`);
   const aw = at(w, 'apolloServer');
-  const apollo = object(aw, c.apolloServer ?? {}, ['introspection', 'tracing']);
+  const apollo = object(aw, c.apolloServer ?? {}, ['introspection', 'hideSchemaDetailsFromClientErrors', 'tracing']);
   // Strapi's documented example sets Apollo 2's `tracing`, which Apollo 4 (Strapi 5's) ignores too.
   if (apollo.tracing !== undefined) boolean(at(aw, 'tracing'), apollo.tracing);
   const playgroundAlways = c.playgroundAlways === undefined ? false : boolean(at(w, 'playgroundAlways'), c.playgroundAlways);
   const landingPage = playgroundAlways || (c.landingPage === undefined ? !production : boolean(at(w, 'landingPage'), c.landingPage));
+  const introspection = apollo.introspection === undefined ? !production : boolean(at(aw, 'introspection'), apollo.introspection);
   const defaultLimit = c.defaultLimit === undefined ? 10 : integer(at(w, 'defaultLimit'), c.defaultLimit, { min: 1 });
   let maxLimit: number | null = null;
   if (c.maxLimit !== undefined && c.maxLimit !== -1) {
@@ -606,7 +614,9 @@ function graphqlConfig(where: Where, json: unknown, production: boolean): Graphq
     maxCost: c.maxCost === undefined || c.maxCost === null ? null : integer(at(w, 'maxCost'), c.maxCost, { min: 1 }),
     amountLimit: c.amountLimit === undefined || c.amountLimit === null ? null : integer(at(w, 'amountLimit'), c.amountLimit, { min: 1 }),
     landingPage,
-    introspection: apollo.introspection === undefined ? !production : boolean(at(aw, 'introspection'), apollo.introspection),
+    introspection,
+    hideSchemaDetailsFromClientErrors:
+      apollo.hideSchemaDetailsFromClientErrors === undefined ? !introspection : boolean(at(aw, 'hideSchemaDetailsFromClientErrors'), apollo.hideSchemaDetailsFromClientErrors),
   };
 }
 

@@ -88,7 +88,7 @@ describe('aliasLimitRule', () => {
 
 describe('graphqlLimits', () => {
   const limits = { defaultLimit: 10, maxLimit: null, depthLimit: 10, maxAliases: 30, maxCost: 50_000 };
-  const config = { ...limits, amountLimit: null, landingPage: true, introspection: true };
+  const config = { ...limits, amountLimit: null, landingPage: true, introspection: true, hideSchemaDetailsFromClientErrors: false };
 
   it('takes the configured values and the document defaults', () => {
     expect(graphqlLimits(config)).toEqual({ ...limits, ...documentLimitDefaults });

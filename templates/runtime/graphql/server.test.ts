@@ -657,6 +657,31 @@ describe("Strapi's production defaults", () => {
     expect((await introspect(app.server)).status).toBe(200);
   });
 
+  it('names no fields in "Did you mean" hints where introspection is off, unless told to', async () => {
+    const mistakes = async (server: RunningServer): Promise<string[]> => {
+      const field = await post(server, { query: '{ articles { slugg } }' });
+      const enumValue = await post(server, { query: 'query($s: PublicationStatus) { articles(status: $s) { slug } }', variables: { s: 'PUBLISHD' } });
+      return [field, enumValue].map((response) => {
+        expect(response.status).toBe(400);
+        return (response.body.errors as Array<{ message: string }>)[0]!.message;
+      });
+    };
+    const production = await start({ env: { NODE_ENV: 'production' } });
+    const development = await start({ env: { NODE_ENV: 'development' } });
+    const enabled = await start({ env: { NODE_ENV: 'production' }, graphql: { apolloServer: { hideSchemaDetailsFromClientErrors: false } } });
+    running.push(production.server, development.server, enabled.server);
+    expect(await mistakes(production.server)).toEqual([
+      'Cannot query field "slugg" on type "Article".',
+      'Variable "$s" got invalid value "PUBLISHD"; Value "PUBLISHD" does not exist in "PublicationStatus" enum.',
+    ]);
+    for (const server of [development.server, enabled.server]) {
+      expect(await mistakes(server)).toEqual([
+        'Cannot query field "slugg" on type "Article". Did you mean "slug"?',
+        'Variable "$s" got invalid value "PUBLISHD"; Value "PUBLISHD" does not exist in "PublicationStatus" enum. Did you mean the enum value "PUBLISHED"?',
+      ]);
+    }
+  });
+
   it('has no cost limit by default: a query Strapi serves (estimated cost over a million) runs', async () => {
     const app = await start();
     running.push(app.server);

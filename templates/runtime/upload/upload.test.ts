@@ -259,7 +259,7 @@ function config(projectRoot: string, upload: Partial<AppConfig['plugins']['uploa
     database: { client: 'sqlite', filename: ':memory:', label: ':memory:' },
     api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
     plugins: {
-      graphql: { defaultLimit: 10, maxLimit: 20, depthLimit: 20, maxAliases: 30, maxCost: 50_000, amountLimit: 100, landingPage: true, introspection: true },
+      graphql: { defaultLimit: 10, maxLimit: 20, depthLimit: 20, maxAliases: 30, maxCost: 50_000, amountLimit: 100, landingPage: true, introspection: true, hideSchemaDetailsFromClientErrors: false },
       i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] },
       upload: { sizeLimit: 209_715_200, allowedMimeTypes: null, provider: { provider: 'local' }, ...upload },
       usersPermissions: {
