@@ -5,7 +5,7 @@
  * JSON Schema 2020-12) against the schema the document declares for its status; an answer with
  * an undeclared status fails. Create bodies are made from the document's own input schemas.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -97,6 +97,9 @@ describe.each(clients)('every operation of the document against the server on %s
     const project = await prepareProject(options);
     const { model } = (await import(join(project, 'src', 'model.ts'))) as { model: Json };
     writeFileSync(join(project, 'config', 'permissions.json'), JSON.stringify(permissions(model)));
+    // The reference server runs in production, where the document is served only when enabled.
+    const plugins = join(project, 'config', 'plugins.json');
+    writeFileSync(plugins, JSON.stringify({ ...(JSON.parse(readFileSync(plugins, 'utf8')) as object), documentation: { enabled: true } }));
     server = await startReferenceServer(project, options, { JWT_SECRET: SECRET });
     await seed(server, workDir);
     document = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as Json;
