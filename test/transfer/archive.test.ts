@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ArchiveError } from '../../templates/runtime/transfer/archive-reader.ts';
+import { ImportRefusedError, type ImportOptions } from '../../templates/runtime/transfer/import.ts';
+import type { ImportReport } from '../../templates/runtime/transfer/report.ts';
+import { ImportLimitError } from '../../templates/runtime/transfer/limits.ts';
 import { openExampleDatabase, type ExampleDatabase } from '../support/example-db.ts';
 import { fixtureArchive, fixtureTotals, rewriteArchive, runImport, scratchDir, snapshot, sum } from './support.ts';
 
@@ -29,11 +32,13 @@ describe('archives capi import reads', () => {
 
   const path = (name: string): string => join(scratch.dir, name);
 
-  async function expectRefused(archive: string, message: RegExp, options: { maxLineBytes?: number } = {}): Promise<void> {
+  async function expectRefused(archive: string, message: RegExp, options: Partial<ImportOptions> = {}, type: new (...args: never[]) => Error = ArchiveError): Promise<void> {
     const uploads = path(`uploads-${Math.random().toString(36).slice(2)}`);
-    const error = await runImport(ctx.db, ctx.model, uploads, { archive, ...options }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ArchiveError);
-    expect((error as Error).message).toMatch(message);
+    for (const dryRun of [true, false]) {
+      const error = await runImport(ctx.db, ctx.model, uploads, { archive, dryRun, ...options }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(type);
+      expect((error as Error).message).toMatch(message);
+    }
     const rows = await snapshot(ctx.db, ctx.model);
     expect(Object.values(rows).every((table) => table.length === 0)).toBe(true);
     expect(existsSync(uploads) ? readdirSync(uploads).filter((n) => n !== '.tmp') : []).toEqual([]);
@@ -49,13 +54,19 @@ describe('archives capi import reads', () => {
     expect(fromGzip.problems).toEqual([]);
   });
 
-  it('copies an asset no file row names, with a note', async () => {
+  it('leaves out an asset no file row names, with a note', async () => {
     const extra = path('orphan.tar');
     await rewriteArchive(fixtureArchive, extra, undefined, [['assets/uploads/orphan_1234.png', Buffer.from('not referenced')]]);
     const report = await runImport(ctx.db, ctx.model, path('u3'), { archive: extra, dryRun: true });
     expect(report.problems).toEqual([]);
     expect(report.counts.assets).toBe(fixtureTotals.assets + 1);
-    expect(report.notes).toContain('1 asset file(s) belong to no file row; they are copied all the same');
+    expect(report.notes).toContain('1 asset file(s) belong to no file row; they are not copied');
+    const written = await runImport(ctx.db, ctx.model, path('u3'), { archive: extra });
+    expect(written.written).toBe(true);
+    expect(readdirSync(path('u3')).filter((n) => n !== '.tmp')).toHaveLength(fixtureTotals.assets);
+    expect(existsSync(path('u3/orphan_1234.png'))).toBe(false);
+    await ctx.close();
+    ctx = await openExampleDatabase('sqlite');
   });
 
   it('refuses an entry whose path leaves the archive', async () => {
@@ -72,7 +83,12 @@ describe('archives capi import reads', () => {
   });
 
   it('refuses a line longer than the limit, naming the file and line', async () => {
-    await expectRefused(fixtureArchive, /^schemas\/schemas_00001\.jsonl:1: line longer than 0 MB$/, { maxLineBytes: 1000 });
+    await expectRefused(
+      fixtureArchive,
+      /^schemas\/schemas_00001\.jsonl:1: over the import's limit on the longest JSON line, in bytes \(1000\); raise it with --max-line-bytes or CAPI_IMPORT_MAX_LINE_BYTES if the archive is trusted$/,
+      { limits: { maxLineBytes: 1000 } },
+      ImportLimitError,
+    );
   });
 
   it('refuses a line that is not JSON, late in the archive, before writing anything', async () => {
@@ -94,6 +110,62 @@ describe('archives capi import reads', () => {
     await expectRefused(path('random.tar.gz.enc'), /neither a tar nor a gzipped tar archive \(an encrypted export\? run `strapi export --no-encrypt`\)/);
     const whole = readFileSync(fixtureArchive);
     writeFileSync(path('truncated.tar'), whole.subarray(0, Math.floor(whole.length / 2) + 100));
-    await expectRefused(path('truncated.tar'), /damaged|truncated|unexpected end/i);
+    await expectRefused(path('truncated.tar'), /^the archive is cut short: it ends inside an entry$/);
+  });
+
+  describe('a damaged or cut archive is refused, never read as a shorter one', () => {
+    const whole = (): Buffer => readFileSync(fixtureArchive);
+    const gzipped = (): Buffer => gzipSync(whole());
+    const cases: ReadonlyArray<readonly [string, () => Buffer, RegExp]> = [
+      ['a gzip stream cut short', () => gzipped().subarray(0, Math.floor(gzipped().length * 0.6)), /^the archive is damaged: unexpected end of file \(Z_BUF_ERROR\)$/],
+      ['a gzip stream missing its last bytes', () => gzipped().subarray(0, gzipped().length - 4), /^the archive is damaged: unexpected end of file/],
+      [
+        'a gzip stream with a bad CRC',
+        () => {
+          const gz = gzipped();
+          return Buffer.concat([gz.subarray(0, gz.length - 8), Buffer.from([1, 2, 3, 4]), gz.subarray(gz.length - 4)]);
+        },
+        /^the archive is damaged: incorrect data check \(Z_DATA_ERROR\)$/,
+      ],
+      ['bytes after the gzip stream', () => Buffer.concat([gzipped(), Buffer.from('trailing garbage')]), /^the archive is damaged: incorrect header check \(Z_DATA_ERROR\)$/],
+      ['bytes after the end of a tar', () => Buffer.concat([whole(), Buffer.from('trailing garbage')]), /^the archive is damaged: bytes follow its end-of-archive blocks$/],
+      // The fixture ends with 1,024 empty bytes after its last entry (metadata.json): cut there, every entry is whole.
+      ['a tar cut between two entries', () => whole().subarray(0, whole().length - 1024), /^the archive is cut short: it ends between two entries, without tar's end-of-archive blocks$/],
+      ['a gzipped tar cut between two entries', () => gzipSync(whole().subarray(0, whole().length - 1024)), /^the archive is cut short: it ends between two entries/],
+      [
+        'a tar header that fails its checksum',
+        () => {
+          // The second entry's header: after the first's (schemas, 53,349 bytes in 105 blocks).
+          const tar = Buffer.from(whole());
+          tar[512 * 106 + 10] = 0x41;
+          return tar;
+        },
+        /^the archive is damaged: a tar header fails its checksum$/,
+      ],
+    ];
+    it.each(cases)('%s (dry run and import)', async (name, bytes, message) => {
+      const file = path(`${name.replace(/\W+/g, '-')}.tar.gz`);
+      writeFileSync(file, bytes());
+      await expectRefused(file, message);
+    });
+
+    it('an archive whose stages are missing (cut before links/, written again whole) is refused naming them', async () => {
+      const cut = path('no-links.tar');
+      await rewriteArchive(fixtureArchive, cut, (entry, content) => (/^(links|configuration|assets)\//.test(entry) || entry === 'metadata.json' ? null : content));
+      const uploads = path('u-no-links');
+      for (const dryRun of [true, false]) {
+        const outcome = await runImport(ctx.db, ctx.model, uploads, { archive: cut, dryRun, allowMissing: true }).catch((e: unknown) => e);
+        const report = dryRun ? (outcome as ImportReport) : (outcome as ImportRefusedError).report;
+        if (!dryRun) expect(outcome).toBeInstanceOf(ImportRefusedError);
+        expect(report.written).toBe(false);
+        expect(report.problems.filter((p) => p.kind === 'error').map((p) => p.message)).toEqual([
+          'the archive has no links/, which strapi export always writes: it was cut short, or is not a strapi export archive',
+          'the archive has no configuration/, which strapi export always writes: it was cut short, or is not a strapi export archive',
+          'the archive has no metadata.json, which strapi export always writes: it was cut short, or is not a strapi export archive',
+        ]);
+      }
+      expect(Object.values(await snapshot(ctx.db, ctx.model)).every((table) => table.length === 0)).toBe(true);
+      expect(existsSync(uploads) ? readdirSync(uploads).filter((n) => n !== '.tmp') : []).toEqual([]);
+    });
   });
 });

@@ -73,6 +73,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   }
   if (options.dryRun) return report(false);
   // The writing pass builds its own maps; only the check's counts and messages are kept.
+  const expectedAssets = check.expectedAssets;
   check.release();
 
   const folder = UploadFolder.openSync(options.uploadDir);
@@ -88,7 +89,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
     await options.db.transaction(async (tx) => {
       const displaced = await storedFileNames(tx, provider);
       await clearContent(tx, options.model);
-      walk = new ImportWalk(options, { db: tx, workDir: stagedDir, storage: provider }, check.seen);
+      walk = new ImportWalk(options, { db: tx, workDir: stagedDir, storage: provider, expectedAssets }, check.seen);
       await walk.run();
       // The archive changed between the passes (it is being written to?): nothing is kept.
       if (walk.problems.blocking(options.allowMissing)) throw new ImportError(`the archive changed while it was imported: ${walk.problems.list()[0]?.message ?? ''}`);
