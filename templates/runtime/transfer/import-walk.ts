@@ -81,7 +81,8 @@ export class ImportWalk {
   readonly #expectedAssets = new Map<string, string>();
   /** The type of each stored file name, from its file row: what the provider stores it with. */
   readonly #assetMimes = new Map<string, string>();
-  readonly #assets = new Set<string>();
+  /** Size of each asset of the archive, by stored name. */
+  readonly #assets = new Map<string, number>();
   readonly #archiveLocales = new Set<string>();
   readonly #archiveRoles = new Set<string>();
   readonly #done: Record<TransferStage, number> = { check: 0, entities: 0, links: 0, assets: 0, export: 0 };
@@ -235,8 +236,14 @@ export class ImportWalk {
     for (const [name, where] of this.#expectedAssets) {
       if (!this.#assets.has(name)) this.problems.add('difference', `the file /uploads/${name} is not in the archive's assets`, where);
     }
-    const orphans = [...this.#assets].filter((name) => !this.#expectedAssets.has(name)).length;
-    if (orphans > 0) this.notes.add(`${orphans} asset file(s) belong to no file row; they are not copied`);
+    const orphans = [...this.#assets].filter(([name]) => !this.#expectedAssets.has(name));
+    if (orphans.length > 0) {
+      // Counted as what is imported: the files stored.
+      const counts = this.counts as { assets: number; assetBytes: number };
+      counts.assets -= orphans.length;
+      counts.assetBytes -= orphans.reduce((sum, [, size]) => sum + size, 0);
+      this.notes.add(`${orphans.length} asset file(s) belong to no file row; they are not copied`);
+    }
     const missingLocales = [...this.#archiveLocales].filter((code) => !this.options.locales.includes(code));
     if (missingLocales.length > 0) this.notes.add(`locales of the archive missing from config/plugins.json i18n.locales: ${missingLocales.join(', ')}`);
     const missingRoles = [...this.#archiveRoles].filter((type) => !this.options.roles.includes(type));
@@ -646,7 +653,7 @@ export class ImportWalk {
   async #asset(name: string, path: string, size: number, entry: ReadEntry): Promise<void> {
     if (!isStoredFileName(name)) throw new ArchiveError(`${path}: refusing the asset name ${JSON.stringify(name)} (one plain file name expected)`);
     if (this.#assets.has(name)) throw new ArchiveError(`${path}: the asset appears twice`);
-    this.#assets.add(name);
+    this.#assets.set(name, size);
     const counts = this.counts as { assets: number; assetBytes: number };
     counts.assets++;
     counts.assetBytes += size;
