@@ -113,6 +113,90 @@ describe('archives capi import reads', () => {
     await expectRefused(path('truncated.tar'), /^the archive is cut short: it ends inside an entry$/);
   });
 
+  describe('values that would be changed silently or crash a walk are refused with the line', () => {
+    const appended = (stage: 'entities' | 'links', line: Buffer): ((entry: string, content: Buffer) => Buffer) => {
+      return (entry, content) => (entry === `${stage}/${stage}_00001.jsonl` ? Buffer.concat([content, Buffer.from('\n'), line, Buffer.from('\n')]) : content);
+    };
+    const entity = (data: string): Buffer =>
+      Buffer.from(`{"type":"api::tag.tag","id":9999,"data":{"documentId":"deepdeepdeepdeepdeepdeep","name":"x","createdAt":"2025-01-01T00:00:00.000Z",${data}}}`);
+    const cases: ReadonlyArray<readonly [string, 'entities' | 'links', Buffer, RegExp]> = [
+      [
+        'a value nested 10,000 levels deep',
+        'entities',
+        entity(`"name2":${'['.repeat(10_000)}${']'.repeat(10_000)}`),
+        /^entities\/entities_00001\.jsonl:142: objects and arrays nested deeper than 128 levels$/,
+      ],
+      [
+        'a __proto__ key',
+        'entities',
+        entity('"__proto__":{"polluted":true}'),
+        /^entities\/entities_00001\.jsonl:142: refusing the key "__proto__" \(it would replace an object's prototype, not hold a value\)$/,
+      ],
+      [
+        'a __proto__ key spelled with an escape',
+        'links',
+        Buffer.from(
+          '{"kind":"relation.basic","relation":"manyToMany","left":{"type":"api::article.article","ref":1,"field":"tags","pos":1,"\\u005f_proto__":{}},"right":{"type":"api::tag.tag","ref":1}}',
+        ),
+        /^links\/links_00001\.jsonl:290: refusing the key "__proto__"/,
+      ],
+      [
+        'bytes that are not UTF-8',
+        'entities',
+        Buffer.concat([Buffer.from('{"type":"api::tag.tag","id":9999,"data":{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}}')]),
+        /^entities\/entities_00001\.jsonl:142: not UTF-8 text/,
+      ],
+    ];
+    it.each(cases)('%s', async (name, stage, line, message) => {
+      const file = path(`${name.replace(/\W+/g, '-')}.tar`);
+      await rewriteArchive(fixtureArchive, file, appended(stage, line));
+      await expectRefused(file, message);
+    });
+
+    it('types named constructor and __proto__ are types the project lacks, not a crash', async () => {
+      const file = path('constructor.tar');
+      const lines = ['constructor', '__proto__', 'toString'].map((uid) => `{"type":"${uid}","id":1,"data":{"documentId":"aaaaaaaaaaaaaaaaaaaaaaaa","constructor":1}}`);
+      const schemas = ['constructor', '__proto__'].map((uid) => `{"uid":"${uid}","modelType":"contentType","attributes":{"constructor":{"type":"string"},"__proto": {"type":"string"}}}`);
+      const link =
+        '{"kind":"relation.basic","relation":"manyToMany","left":{"type":"api::article.article","ref":1,"field":"constructor"},"right":{"type":"hasOwnProperty","ref":1,"field":"__proto__"}}';
+      await rewriteArchive(fixtureArchive, file, (entry, content) => {
+        if (entry === 'entities/entities_00001.jsonl') return Buffer.concat([content, Buffer.from(`\n${lines.join('\n')}\n`)]);
+        if (entry === 'schemas/schemas_00001.jsonl') return Buffer.concat([content, Buffer.from(`\n${schemas.join('\n')}\n`)]);
+        if (entry === 'links/links_00001.jsonl') return Buffer.concat([content, Buffer.from(`\n${link}\n`)]);
+        return content;
+      });
+      const report = await runImport(ctx.db, ctx.model, path('u-constructor'), { archive: file, dryRun: true });
+      expect(report.problems.map((p) => p.message)).toEqual([
+        'constructor: rows in the archive, type not in the project',
+        '__proto__: rows in the archive, type not in the project',
+        'toString: rows in the archive, type not in the project',
+        'hasOwnProperty: links in the archive, type not in the project',
+        'constructor: in the archive, not in the project',
+        '__proto__: in the archive, not in the project',
+      ]);
+      await expect(runImport(ctx.db, ctx.model, path('u-constructor'), { archive: file })).rejects.toBeInstanceOf(ImportRefusedError);
+    });
+
+    it('a link position an order column cannot hold is refused; one below 1 is renumbered, and the report says so', async () => {
+      const edit = (pos: number) => (entry: string, content: Buffer) => {
+        if (entry !== 'links/links_00001.jsonl') return content;
+        const lines = content.toString().split('\n').filter(Boolean);
+        const index = lines.findIndex((l) => l.includes('"field":"tags"'));
+        const line = JSON.parse(lines[index]!) as { left: { pos: number } };
+        line.left.pos = pos;
+        lines[index] = JSON.stringify(line);
+        return Buffer.from(lines.join('\n'));
+      };
+      await rewriteArchive(fixtureArchive, path('huge-pos.tar'), edit(1e12));
+      const huge = await runImport(ctx.db, ctx.model, path('u-pos'), { archive: path('huge-pos.tar'), dryRun: true });
+      expect(huge.problems.map((p) => p.message)).toEqual(['api::article.article.tags: a link position (1000000000000) outside the range an order column holds (±2147483647)']);
+      await rewriteArchive(fixtureArchive, path('negative-pos.tar'), edit(-3));
+      const negative = await runImport(ctx.db, ctx.model, path('u-pos'), { archive: path('negative-pos.tar'), dryRun: true });
+      expect(negative.problems).toEqual([]);
+      expect(negative.notes).toContain("1 relation position(s) were fractional or below 1, which capi's order columns do not hold: their lists keep their order, renumbered 1..n");
+    });
+  });
+
   describe('a damaged or cut archive is refused, never read as a shorter one', () => {
     const whole = (): Buffer => readFileSync(fixtureArchive);
     const gzipped = (): Buffer => gzipSync(whole());

@@ -238,16 +238,35 @@ describe.each(clients)('capi import on %s', (client) => {
     expect(workFolders(uploads)).toEqual([]);
   });
 
-  it('a file in the way when files are moved into place undoes the whole import', async () => {
+  it("a file or a folder in the way of the archive's files is refused before anything is written, and the dry run says so", async () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(uploads, { recursive: true });
-    // A stray file nobody's row owns, with a name the archive uses: never overwritten.
+    // A stray file nobody's row owns, with a name the archive uses: never overwritten; a folder under another.
     writeFileSync(join(uploads, 'photo_6eadb8bb04.jpg'), 'not mine to replace');
-    await expect(runImport(ctx.db, ctx.model, uploads)).rejects.toThrow(/EEXIST/);
+    mkdirSync(join(uploads, 'red_12fe9cd221.png', 'inside'), { recursive: true });
+    const expected = [
+      "/uploads/red_12fe9cd221.png: a folder is where the archive's file goes: move it away",
+      "/uploads/photo_6eadb8bb04.jpg: a file no file row owns is where the archive's file goes: move it away",
+    ];
+    const dryRun = await runImport(ctx.db, ctx.model, uploads, { dryRun: true });
+    expect(dryRun.problems.map((p) => p.message)).toEqual(expected);
+    const refused = await runImport(ctx.db, ctx.model, uploads).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ImportRefusedError);
+    expect((refused as ImportRefusedError).report.problems.map((p) => p.message)).toEqual(expected);
+    expect(uploadedNames(uploads)).toEqual(['photo_6eadb8bb04.jpg', 'red_12fe9cd221.png']);
+    expect(readdirSync(join(uploads, 'red_12fe9cd221.png'))).toEqual(['inside']);
     expect(countRows(await snapshot(ctx.db, ctx.model))).toBe(0);
-    expect(uploadedNames(uploads)).toEqual(['photo_6eadb8bb04.jpg']);
     expect(readFileSync(join(uploads, 'photo_6eadb8bb04.jpg'), 'utf8')).toBe('not mine to replace');
     expect(workFolders(uploads)).toEqual([]);
+  });
+
+  it('an upload folder that is a file is refused with a sentence, not a stack trace', async () => {
+    writeFileSync(uploads, 'a file where the upload folder goes');
+    const refused = await runImport(ctx.db, ctx.model, uploads).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ImportRefusedError);
+    expect((refused as ImportRefusedError).report.problems.map((p) => p.message)).toEqual([`the upload folder ${uploads} is a file, not a folder: move it away`]);
+    expect(readFileSync(uploads, 'utf8')).toBe('a file where the upload folder goes');
+    expect(countRows(await snapshot(ctx.db, ctx.model))).toBe(0);
   });
 });
 

@@ -18,7 +18,7 @@
  * provider) are copied aside, restored if the import fails.
  */
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir } from 'node:fs/promises';
 import type { Database, Queryable } from '../database.ts';
 import { quote } from '../engine/sql.ts';
 import type { ModelSchema } from '../schema.ts';
@@ -26,7 +26,8 @@ import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
 import type { UploadProviderConfig } from '../upload/provider-config.ts';
 import { createUploadProvider, storedNames, type UploadProvider } from '../upload/provider.ts';
 import { serializeFile, type FileRow } from '../upload/serialize.ts';
-import { UploadFolder } from '../upload/storage.ts';
+import { storedNameFromUrl } from '../upload/safety.ts';
+import { tmpFolderName, UploadFolder } from '../upload/storage.ts';
 import { storeFiles, type Placement } from '../upload/stored-files.ts';
 import { ImportWalk, type WalkOptions } from './import-walk.ts';
 import { ImportError } from './insert-batches.ts';
@@ -59,6 +60,9 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   await check.run();
   const existing = await existingRows(options.db, options.model);
   if (existing > 0 && !options.force) check.problems.add('error', `the project already has content (${existing} rows): --force replaces it`);
+  if ((options.uploadProvider?.provider ?? 'local') === 'local') {
+    for (const obstacle of await obstacles(options.uploadDir, check.expectedAssets, await localNames(options.db))) check.problems.add('error', obstacle);
+  }
   const report = (written: boolean, walk: ImportWalk = check): ImportReport => ({
     ...(check.strapiVersion === undefined ? {} : { strapiVersion: check.strapiVersion }),
     counts: walk.counts,
@@ -108,6 +112,50 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   // would keep the rows of an import that fails afterwards.
   await analyze(options.db, options.model);
   return report(true, walk);
+}
+
+/**
+ * What stands where the local provider would put the archive's files, found before anything is
+ * written (and said by the dry run): the upload folder or its work folder being a file, a folder
+ * under a file's name, or a file no file row owns (which an import never overwrites; one a row
+ * owns is replaced by --force, and put back if the import fails).
+ */
+async function obstacles(uploadDir: string, names: ReadonlySet<string>, owned: ReadonlySet<string>): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of [uploadDir, join(uploadDir, tmpFolderName)]) {
+    const kind = await kindOf(folder);
+    if (kind !== undefined && kind !== 'folder') return [`the upload folder ${folder} is a ${kind}, not a folder: move it away`];
+  }
+  for (const name of names) {
+    const kind = await kindOf(join(uploadDir, name));
+    if (kind === undefined || (kind === 'file' && owned.has(name))) continue;
+    found.push(`/uploads/${name}: a ${kind === 'file' ? 'file no file row owns' : kind} is where the archive's file goes: move it away`);
+  }
+  return found;
+}
+
+async function kindOf(path: string): Promise<'file' | 'folder' | 'link or special file' | undefined> {
+  try {
+    const stats = await lstat(path);
+    return stats.isFile() ? 'file' : stats.isDirectory() ? 'folder' : 'link or special file';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The names of the local provider's files the project's file rows own (originals and formats). */
+async function localNames(db: Queryable): Promise<Set<string>> {
+  const rows = await db.query<FileRow>('SELECT * FROM files');
+  const names = new Set<string>();
+  for (const file of rows.map(serializeFile)) {
+    if (file.provider !== 'local') continue;
+    for (const { url } of [file, ...Object.values(file.formats ?? {})]) {
+      const name = storedNameFromUrl(url);
+      if (name !== undefined) names.add(name);
+    }
+  }
+  return names;
 }
 
 /** Rows of content the project has (the roles a server creates from config/permissions.json do not count). */
