@@ -209,6 +209,71 @@ describe.each(clients)('capi import on %s', (client) => {
     expect(rows['articles_tags_lnk']).toEqual([]);
   });
 
+  describe('rows that break the storage invariants together are refused before commit, naming them', () => {
+    type Line = { type?: string; id?: number; data?: Record<string, unknown>; left?: { field?: string } };
+    /** Rewrites the fixture's entity or link lines with `edit`, which may add lines. */
+    async function edited(name: string, stage: 'entities' | 'links', edit: (lines: Line[]) => Line[]): Promise<string> {
+      const archive = join(scratch.dir, `${name}.tar`);
+      await rewriteArchive(fixtureArchive, archive, (path, content) => {
+        if (path !== `${stage}/${stage}_00001.jsonl`) return content;
+        const lines = content
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Line);
+        return Buffer.from(
+          edit(lines)
+            .map((l) => JSON.stringify(l))
+            .join('\n'),
+        );
+      });
+      return archive;
+    }
+    const row = (lines: Line[], type: string, id: number): Line => lines.find((l) => l.type === type && l.id === id)!;
+    const cases: ReadonlyArray<readonly [string, 'entities' | 'links', (lines: Line[]) => Line[], string]> = [
+      [
+        'two published rows of one document',
+        'entities',
+        (lines) => [...lines, { ...row(lines, 'api::tag.tag', 1), id: 9001 }],
+        'api::tag.tag: document kme8sgfcyaujcfkv6sn73usc has 2 published versions (rows 1 and 9001); a document has one of each per locale',
+      ],
+      [
+        'two drafts of one document and locale',
+        'entities',
+        (lines) => lines.map((l) => (l.type === 'api::article.article' && (l.id === 1 || l.id === 2) ? { ...l, data: { ...l.data, publishedAt: null } } : l)),
+        'api::article.article: document lh1c5ibmwg6kv44vl5u4d9mv has 2 draft versions (rows 1 and 2); a document has one of each per locale',
+      ],
+      [
+        'a unique value held by two documents',
+        'entities',
+        (lines) => lines.map((l) => (l.type === 'api::tag.tag' && l.id === 2 ? { ...l, data: { ...l.data, name: 'tag-01' } } : l)),
+        'api::tag.tag.name: the unique value "tag-01" is held by 2 published documents (rows 1 and 2)',
+      ],
+      [
+        'two users with one email',
+        'entities',
+        (lines) => {
+          const ada = row(lines, 'plugin::users-permissions.user', 1);
+          return [...lines, { ...ada, id: 9002, data: { ...ada.data, documentId: 'zzzzzzzzzzzzzzzzzzzzzzzz', username: 'ada2', email: 'ADA@example.com' } }];
+        },
+        'plugin::users-permissions.user.email: 2 users have the email "ada@example.com" (compared lower-cased) (rows 1 and 9002); one could not sign in',
+      ],
+      ['a media link given twice', 'links', (lines) => [...lines, lines.find((l) => l.left?.field === 'related')!], 'api::author.author.avatar: file 1 is linked 2 times to row 1'],
+    ];
+    it.each(cases)('%s', async (name, stage, edit, message) => {
+      await runImport(ctx.db, ctx.model, uploads);
+      const before = await snapshot(ctx.db, ctx.model);
+      const files = uploadedNames(uploads).map((n) => [n, readFileSync(join(uploads, n)).toString('base64')]);
+      const archive = await edited(name.replace(/\W+/g, '-'), stage, edit);
+      const refused = await runImport(ctx.db, ctx.model, uploads, { archive, force: true }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ImportRefusedError);
+      expect((refused as ImportRefusedError).report.problems).toEqual([{ kind: 'error', message, count: 1 }]);
+      expect(await snapshot(ctx.db, ctx.model)).toEqual(before);
+      expect(uploadedNames(uploads).map((n) => [n, readFileSync(join(uploads, n)).toString('base64')])).toEqual(files);
+      expect(workFolders(uploads)).toEqual([]);
+    });
+  });
+
   it('a failure in the middle of the links leaves the database and the upload folder as they were', async () => {
     // Rows are in, files staged, three link statements written: then the fourth fails.
     let linkStatements = 0;

@@ -31,6 +31,7 @@ import { tmpFolderName, UploadFolder } from '../upload/storage.ts';
 import { storeFiles, type Placement } from '../upload/stored-files.ts';
 import { ImportWalk, type WalkOptions } from './import-walk.ts';
 import { ImportError } from './insert-batches.ts';
+import { brokenInvariants } from './invariants.ts';
 import type { ImportReport } from './report.ts';
 import { contentTables, linkTables } from './tables.ts';
 
@@ -97,6 +98,12 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
       await walk.run();
       // The archive changed between the passes (it is being written to?): nothing is kept.
       if (walk.problems.blocking(options.allowMissing)) throw new ImportError(`the archive changed while it was imported: ${walk.problems.list()[0]?.message ?? ''}`);
+      // Lines that were each fine may still break the storage's promises together: refused before commit.
+      const broken = await brokenInvariants(tx, options.model);
+      if (broken.length > 0) {
+        for (const message of broken) check.problems.add('error', message);
+        throw new ImportRefusedError(report(false, walk));
+      }
       await resetSequences(tx, walk.tablesWithIds);
       // Last, so that no file is stored unless every row is in; undone if the commit fails.
       placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir });
