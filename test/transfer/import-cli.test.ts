@@ -5,14 +5,16 @@
  * (the JavaScript heap capped at 128 MB, peak RSS measured), and nothing in the database or the
  * upload folder changes when an import is refused.
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { Header } from 'tar';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { capi, scratch, type Result } from '../support/cli.ts';
 import { conformanceDir, strapiExportDir } from '../support/fixtures.ts';
+import { repoRoot } from '../support/model.ts';
 
 const fixture = join(strapiExportDir, 'conformance-seed.tar');
 const MiB = 1024 * 1024;
@@ -142,6 +144,31 @@ describe('capi import in a child process', () => {
     expect(result.memory.maxRss).toBeLessThan(rssBudget);
     expect(projectState(project)).toEqual(before);
   }, 60_000);
+
+  it('an import --force killed while it stores files is undone by the next import: the original files are back, the database unchanged', async () => {
+    const uploads = join(project, 'public', 'uploads');
+    const names = Object.keys(projectState(project).uploads).filter((name) => !name.startsWith('.'));
+    // Bytes of the project's own, so that the archive's versions are told apart.
+    for (const name of names) writeFileSync(join(uploads, name), `the project's own ${name}`);
+    const before = projectState(project);
+    const marker = join(work.dir, 'paused');
+    const child = spawn(process.execPath, [join(repoRoot, 'bin', 'capi.mjs'), 'import', fixture, '--project', project, '--force'], {
+      env: { ...process.env, ...env(), CAPI_IMPORT_TEST_PAUSE: marker },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await vi.waitFor(() => expect(existsSync(marker)).toBe(true), { timeout: 60_000, interval: 100 });
+    child.kill('SIGKILL');
+    await exited;
+    // Killed with one file replaced by the archive's, the rest not yet.
+    const replaced = names.filter((name) => readFileSync(join(uploads, name), 'utf8') !== `the project's own ${name}`);
+    expect(replaced).toHaveLength(1);
+
+    const next = await capi(['import', fixture, '--project', project, '--dry-run'], undefined, env());
+    expect(next.code).toBe(1);
+    expect(next.stdout).toMatch(/^error: the project already has content \(\d+ rows\): --force replaces it$/m);
+    expect(projectState(project)).toEqual(before);
+  }, 120_000);
 
   it('50,000 files no row names are read within the budget and not written', async () => {
     const files = Array.from({ length: 50_000 }, (_, i) => Buffer.concat([header(`assets/uploads/orphan_${i}.txt`, 1), Buffer.from('x'), padding(1)]));

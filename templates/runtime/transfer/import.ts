@@ -17,8 +17,9 @@
  * deleted in the same transaction and the objects its file rows own (those of the configured
  * provider) are copied aside, restored if the import fails.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { lstat, mkdir } from 'node:fs/promises';
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import type { Database, Queryable } from '../database.ts';
 import { quote } from '../engine/sql.ts';
 import type { ModelSchema } from '../schema.ts';
@@ -26,6 +27,7 @@ import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
 import type { UploadProviderConfig } from '../upload/provider-config.ts';
 import { createUploadProvider, storedNames, type UploadProvider } from '../upload/provider.ts';
 import { serializeFile, type FileRow } from '../upload/serialize.ts';
+import { removeJournal, writeJournal } from '../upload/placement-journal.ts';
 import { storedNameFromUrl } from '../upload/safety.ts';
 import { tmpFolderName, UploadFolder } from '../upload/storage.ts';
 import { storeFiles, type Placement } from '../upload/stored-files.ts';
@@ -57,6 +59,9 @@ export class ImportRefusedError extends Error {
 
 export async function importArchive(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
+  // An import killed while it stored files left them half replaced: they are put back before
+  // anything is read (a dry run included), as the server does when it starts.
+  if (existsSync(join(options.uploadDir, tmpFolderName))) UploadFolder.openSync(options.uploadDir).sweepSync();
   const check = new ImportWalk(options);
   await check.run();
   const existing = await existingRows(options.db, options.model);
@@ -105,9 +110,12 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
         throw new ImportRefusedError(report(false, walk));
       }
       await resetSequences(tx, walk.tablesWithIds);
-      // Last, so that no file is stored unless every row is in; undone if the commit fails.
-      placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir });
+      // Last, so that no file is stored unless every row is in; undone if the commit fails, or
+      // by the next start or import if this process is killed before it commits.
+      if (provider.name === 'local') await writeJournal(work.path, { root: folder.root, stagedDir, backupDir: displacedDir, names: walk.staged.map((file) => file.fileName) });
+      placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir }, testPause());
     });
+    await removeJournal(work.path);
   } catch (error) {
     await placement?.undo();
     throw error;
@@ -163,6 +171,22 @@ async function localNames(db: Queryable): Promise<Set<string>> {
     }
   }
   return names;
+}
+
+/**
+ * `CAPI_IMPORT_TEST_PAUSE=<file>`: after the first file is stored, write `<file>` and wait forever.
+ * Only for tests that kill an import at that step (test/transfer/import-cli.test.ts): it makes the
+ * moment of the kill certain.
+ */
+function testPause(): { afterStore?: () => Promise<void> } {
+  const marker = process.env['CAPI_IMPORT_TEST_PAUSE'];
+  if (marker === undefined || marker === '') return {};
+  return {
+    afterStore: async () => {
+      await writeFile(marker, String(process.pid));
+      await new Promise<never>(() => setInterval(() => undefined, 60_000));
+    },
+  };
 }
 
 /** Rows of content the project has (the roles a server creates from config/permissions.json do not count). */
