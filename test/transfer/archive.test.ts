@@ -91,6 +91,36 @@ describe('archives capi import reads', () => {
     );
   });
 
+  it('refuses an archive with more entries or lines than its budget, naming the limit and how to raise it', async () => {
+    // The fixture has 19 entries and 514 lines (schemas, rows, links, configuration items).
+    await expectRefused(
+      fixtureArchive,
+      /^the archive: over the import's limit on the number of entries \(files\) in the archive \(18\); raise it with --max-entries or CAPI_IMPORT_MAX_ENTRIES/,
+      { limits: { maxEntries: 18 } },
+      ImportLimitError,
+    );
+    await expectRefused(
+      fixtureArchive,
+      /^links\/links_00001\.jsonl:\d+: over the import's limit on the number of JSON lines .* \(300\); raise it with --max-lines/,
+      { limits: { maxLines: 300 } },
+      ImportLimitError,
+    );
+    await expectRefused(
+      fixtureArchive,
+      /^assets\/uploads\/thumbnail_large_gradient_767c8976de\.png: over the import's limit on the largest asset file, in bytes \(50000\)/,
+      { limits: { maxFileBytes: 50_000 } },
+      ImportLimitError,
+    );
+    await expectRefused(
+      fixtureArchive,
+      /^the archive: over the import's limit on the decompressed size of the whole archive, in bytes \(100000\)/,
+      { limits: { maxTotalBytes: 100_000 } },
+      ImportLimitError,
+    );
+    const within = await runImport(ctx.db, ctx.model, path('u-within'), { dryRun: true, limits: { maxEntries: 19, maxLines: 514, maxFileBytes: 92_247 } });
+    expect(within.problems).toEqual([]);
+  });
+
   it('refuses a line that is not JSON, late in the archive, before writing anything', async () => {
     const broken = path('bad-json.tar');
     await rewriteArchive(fixtureArchive, broken, (entry, content) => (entry === 'links/links_00001.jsonl' ? Buffer.concat([content, Buffer.from('{"kind": "relation.basic", oops\n')]) : content));
