@@ -121,6 +121,17 @@ describe('archives capi import reads', () => {
     expect(within.problems).toEqual([]);
   });
 
+  it('keeps the report bounded when every bad line is different: 1,000 problems and skipped types listed, the rest counted together', async () => {
+    const file = path('distinct.tar');
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"type":"api::nope-${i}.nope","id":1,"data":{}}\n{"type":"admin::thing-${i}","id":1,"data":{}}`).join('\n');
+    await rewriteArchive(fixtureArchive, file, (entry, content) => (entry === 'entities/entities_00001.jsonl' ? Buffer.concat([content, Buffer.from(`\n${lines}\n`)]) : content));
+    const report = await runImport(ctx.db, ctx.model, path('u-distinct'), { archive: file, dryRun: true });
+    expect(report.problems).toHaveLength(1001);
+    expect(report.problems.at(-1)).toMatchObject({ kind: 'difference', message: 'more differences, not listed one by one', count: 2000 });
+    expect(Object.keys(report.counts.skipped)).toHaveLength(1001);
+    expect(report.counts.skipped['other types and fields']?.count).toBeGreaterThan(2000);
+  });
+
   it('refuses a line that is not JSON, late in the archive, before writing anything', async () => {
     const broken = path('bad-json.tar');
     await rewriteArchive(fixtureArchive, broken, (entry, content) => (entry === 'links/links_00001.jsonl' ? Buffer.concat([content, Buffer.from('{"kind": "relation.basic", oops\n')]) : content));

@@ -58,6 +58,8 @@ const timestampField: ScalarField = { kind: 'scalar', type: 'datetime', column: 
 /** Columns of `files` that cannot be null. */
 const requiredFileColumns = ['name', 'hash', 'mime', 'size', 'url', 'provider'];
 const progressEvery = 500;
+/** Distinct skipped types kept apart in the report; more share one line (memory stays bounded). */
+const maxDistinct = 1_000;
 /** Schemas are kept until the end (they are compared with the project's): a bound of their own. */
 const maxSchemas = 10_000;
 /** Strapi's order columns are 32-bit integers (or doubles holding their positions). */
@@ -260,7 +262,9 @@ export class ImportWalk {
   }
 
   #skip(uid: string, reason: string): void {
-    const entry = (this.counts.skipped[uid] ??= { count: 0, reason });
+    // The names are the archive's (any `admin::...` is skipped): past a bound they share one entry.
+    const key = Object.hasOwn(this.counts.skipped, uid) || Object.keys(this.counts.skipped).length < maxDistinct ? uid : 'other types and fields';
+    const entry = Object.hasOwn(this.counts.skipped, key) ? this.counts.skipped[key]! : (this.counts.skipped[key] = { count: 0, reason: key === uid ? reason : 'several reasons' });
     entry.count++;
   }
 
