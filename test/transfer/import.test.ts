@@ -332,6 +332,14 @@ describe.each(clients)('capi import on %s', (client) => {
     expect((refused as ImportRefusedError).report.problems.map((p) => p.message)).toEqual([`the upload folder ${uploads} is a file, not a folder: move it away`]);
     expect(readFileSync(uploads, 'utf8')).toBe('a file where the upload folder goes');
     expect(countRows(await snapshot(ctx.db, ctx.model))).toBe(0);
+    // Its work folder's place taken by a file, likewise.
+    const { mkdirSync, rmSync } = await import('node:fs');
+    rmSync(uploads);
+    mkdirSync(uploads);
+    writeFileSync(join(uploads, '.tmp'), 'a file where the work folders go');
+    const tmp = await runImport(ctx.db, ctx.model, uploads, { dryRun: true });
+    expect(tmp.problems.map((p) => p.message)).toEqual([`the upload folder ${join(uploads, '.tmp')} is a file, not a folder: move it away`]);
+    expect(readFileSync(join(uploads, '.tmp'), 'utf8')).toBe('a file where the work folders go');
   });
 });
 

@@ -17,7 +17,7 @@
  * deleted in the same transaction and the objects its file rows own (those of the configured
  * provider) are copied aside, restored if the import fails.
  */
-import { existsSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import type { Database, Queryable } from '../database.ts';
@@ -61,7 +61,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   const started = performance.now();
   // An import killed while it stored files left them half replaced: they are put back before
   // anything is read (a dry run included), as the server does when it starts.
-  if (existsSync(join(options.uploadDir, tmpFolderName))) UploadFolder.openSync(options.uploadDir).sweepSync();
+  if (isFolder(join(options.uploadDir, tmpFolderName))) UploadFolder.openSync(options.uploadDir).sweepSync();
   const check = new ImportWalk(options);
   await check.run();
   const existing = await existingRows(options.db, options.model);
@@ -147,6 +147,14 @@ async function obstacles(uploadDir: string, names: ReadonlySet<string>, owned: R
     found.push(`/uploads/${name}: a ${kind === 'file' ? 'file no file row owns' : kind} is where the archive's file goes: move it away`);
   }
   return found;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 async function kindOf(path: string): Promise<'file' | 'folder' | 'link or special file' | undefined> {
