@@ -258,6 +258,15 @@ describe.each(clients)('capi import on %s', (client) => {
         },
         'plugin::users-permissions.user.email: 2 users have the email "ada@example.com" (compared lower-cased) (rows 1 and 9002); one could not sign in',
       ],
+      [
+        'two users with one username',
+        'entities',
+        (lines) => {
+          const ada = row(lines, 'plugin::users-permissions.user', 1);
+          return [...lines, { ...ada, id: 9003, data: { ...ada.data, documentId: 'yyyyyyyyyyyyyyyyyyyyyyyy', email: 'other@example.com' } }];
+        },
+        'plugin::users-permissions.user.username: the unique value "ada" is held by 2 published documents (rows 1 and 9003)',
+      ],
       ['a media link given twice', 'links', (lines) => [...lines, lines.find((l) => l.left?.field === 'related')!], 'api::author.author.avatar: file 1 is linked 2 times to row 1'],
     ];
     it.each(cases)('%s', async (name, stage, edit, message) => {

@@ -65,7 +65,8 @@ function userChecks(type: ContentTypeSchema): Check[] {
     ['username', false],
   ] as const) {
     const field = type.attributes[name];
-    if (field?.kind !== 'scalar') continue;
+    // A unique attribute compared as stored is the check above already.
+    if (field?.kind !== 'scalar' || (field.unique && !lower)) continue;
     const value = lower ? `LOWER(${quote(field.column)})` : quote(field.column);
     checks.push({
       sql: `SELECT ${value} AS value, COUNT(*) AS n, MIN(id) AS first, MAX(id) AS last FROM ${quote(type.table)} WHERE ${quote(field.column)} IS NOT NULL GROUP BY ${value} HAVING COUNT(*) > 1`,
