@@ -233,13 +233,6 @@ function classify(entry: ReadEntry, limits: ImportLimits): ArchiveEntry {
   return { kind: 'other', path, entry };
 }
 
-/** One parsed line of a JSON Lines entry, with where it came from for messages. */
-export interface JsonLine {
-  readonly value: unknown;
-  /** `entities/entities_00001.jsonl:12` */
-  readonly where: string;
-}
-
 /** A line of an entry: its bytes (without the newline) and where it is. */
 export interface RawLine {
   readonly bytes: Buffer;
@@ -297,15 +290,10 @@ function isSpace(byte: number): boolean {
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /**
- * The JSON values of a JSON Lines entry, one per non-empty line. A line that is too long, is not
- * UTF-8 (decoding would replace bytes silently), is not JSON, nests too deep or has a `__proto__`
- * key (which would become an object's prototype wherever the value is copied by assignment) is
- * an ArchiveError naming the file and line.
+ * The JSON value of one line. A line that is not UTF-8 (decoding would replace bytes silently),
+ * is not JSON, nests too deep or has a `__proto__` key (which would become an object's prototype
+ * wherever the value is copied by assignment) is an ArchiveError naming the file and line.
  */
-export async function* jsonLines(entry: ReadEntry, path: string, maxLineBytes: number): AsyncGenerator<JsonLine> {
-  for await (const { bytes, where } of rawLines(entry, path, maxLineBytes)) yield { value: parseLine(bytes, where), where };
-}
-
 export function parseLine(bytes: Buffer, where: string): unknown {
   let text: string;
   try {
