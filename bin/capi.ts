@@ -3,7 +3,7 @@
  * pipeline with a console reporter and turns known errors into messages and exit code 1.
  */
 import { readFileSync } from 'node:fs';
-import { Command, Option } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { DATABASE_KINDS, type DatabaseKind } from '../generator/databases.ts';
 import { generate, loadModel } from '../generator/generate.ts';
 import { consoleReporter } from '../generator/steps.ts';
@@ -13,7 +13,8 @@ import { develop } from './develop.ts';
 import { describeError } from './errors.ts';
 import { addExamples } from './examples.ts';
 import { createToken, listTokens, revokeToken } from './token.ts';
-import { runExport, runImport } from './transfer.ts';
+import { importLimitSpecs, parseLimit, type ImportLimitName, type ImportLimits } from '../templates/runtime/transfer/limits.ts';
+import { runExport, runImport, type ImportFlags } from './transfer.ts';
 import { createUser, listUsers, setBlocked } from './user.ts';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -139,15 +140,25 @@ for (const [name, blocked] of [
     .action((identifier: string, flags: { project: string }) => setBlocked({ ...flags, identifier, blocked }));
 }
 
-program
+const importCommand = program
   .command('import')
   .description('import a Strapi 5 data export (`strapi export --no-encrypt [--no-compress]`) into a generated project, all or nothing')
   .argument('<file>', 'the archive (.tar or .tar.gz)')
   .addOption(projectOption())
   .option('--dry-run', 'report what would be imported and every problem, write nothing', false)
   .option('--force', "replace the project's content (refused otherwise when it has some)", false)
-  .option('--allow-missing', 'import even though the archive and the project describe different types: data the project has no place for is left out', false)
-  .action((file: string, flags: { project: string; dryRun: boolean; force: boolean; allowMissing: boolean }) => runImport(file, flags));
+  .option('--allow-missing', 'import even though the archive and the project describe different types: data the project has no place for is left out', false);
+for (const [name, spec] of Object.entries(importLimitSpecs)) {
+  const what = name === 'maxFileBytes' ? `${spec.what} (default: the project's upload sizeLimit)` : `${spec.what} (default ${spec.default})`;
+  importCommand.addOption(new Option(`${spec.flag} <n>`, `refuse an archive over this limit on ${what}`).env(spec.env).argParser((value) => limitArgument(name as ImportLimitName, value)));
+}
+importCommand.action((file: string, flags: ImportFlags & Partial<ImportLimits>) => runImport(file, flags));
+
+function limitArgument(name: ImportLimitName, value: string): number {
+  const parsed = parseLimit(name, value, 'capi import');
+  if (parsed instanceof Error) throw new InvalidArgumentError(parsed.message);
+  return parsed;
+}
 
 program
   .command('export')
@@ -177,4 +188,16 @@ function fail(error: unknown): void {
 }
 
 addExamples(program);
-program.parseAsync(process.argv).catch(fail);
+let settled = false;
+// A command whose work stops waiting on something that can no longer happen (a stream that never
+// ends) lets node exit with code 0 as if it had succeeded: that is a failure, said as one.
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  process.stderr.write('capi: the command stopped before it finished (a bug in capi: please report it); nothing it reported as done can be trusted\n');
+  process.exitCode = 1;
+});
+program
+  .parseAsync(process.argv)
+  .catch(fail)
+  .finally(() => (settled = true));

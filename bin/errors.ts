@@ -13,6 +13,7 @@ import { MigrationError } from '../templates/runtime/migrate.ts';
 import { TokenError } from '../templates/runtime/tokens.ts';
 import { ArchiveError } from '../templates/runtime/transfer/archive-reader.ts';
 import { ImportError } from '../templates/runtime/transfer/insert-batches.ts';
+import { ImportLimitError } from '../templates/runtime/transfer/limits.ts';
 import { TransferCommandError } from './transfer.ts';
 import { UserCommandError } from './user.ts';
 
@@ -27,6 +28,7 @@ const expected = [
   TransferCommandError,
   ArchiveError,
   ImportError,
+  ImportLimitError,
   ConfigError,
   DatabaseOpenError,
   MigrationError,

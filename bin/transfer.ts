@@ -15,6 +15,7 @@ import { applyMigrations } from '../templates/runtime/migrate.ts';
 import type { ModelSchema } from '../templates/runtime/schema.ts';
 import { exportArchive } from '../templates/runtime/transfer/export.ts';
 import { importArchive, ImportRefusedError } from '../templates/runtime/transfer/import.ts';
+import { importLimitSpecs, type ImportLimitName, type ImportLimits } from '../templates/runtime/transfer/limits.ts';
 import { formatReport, type ProgressListener, type TransferStage } from '../templates/runtime/transfer/report.ts';
 
 /** A refused import or export, for exit code 1 (the report was printed). */
@@ -71,11 +72,22 @@ function progressReporter(stream: NodeJS.WriteStream): { listener: ProgressListe
   };
 }
 
-export interface ImportFlags {
+export interface ImportFlags extends Partial<ImportLimits> {
   readonly project: string;
   readonly dryRun: boolean;
   readonly force: boolean;
   readonly allowMissing: boolean;
+}
+
+/** The limits given on the command line (or in their environment variables), over the defaults. */
+function importLimits(flags: ImportFlags, config: AppConfig): Partial<ImportLimits> {
+  // An asset larger than the project accepts as an upload is one it would not have stored.
+  const limits: Partial<Record<ImportLimitName, number>> = { maxFileBytes: config.plugins.upload.sizeLimit };
+  for (const name of Object.keys(importLimitSpecs) as ImportLimitName[]) {
+    const value = flags[name];
+    if (value !== undefined) limits[name] = value;
+  }
+  return limits;
 }
 
 export async function runImport(file: string, flags: ImportFlags): Promise<void> {
@@ -93,6 +105,7 @@ export async function runImport(file: string, flags: ImportFlags): Promise<void>
         locales: config.plugins.i18n.locales.map((l) => l.code),
         roles: Object.keys(config.permissions),
         allowMissing: flags.allowMissing,
+        limits: importLimits(flags, config),
         dryRun: flags.dryRun,
         force: flags.force,
         progress: progress.listener,
@@ -101,7 +114,11 @@ export async function runImport(file: string, flags: ImportFlags): Promise<void>
       process.stdout.write(`${formatReport(report).join('\n')}\n`);
       const blocking = report.problems.some((p) => p.kind === 'error' || !flags.allowMissing);
       if (flags.dryRun) {
-        err.write(blocking ? 'dry run: the import would be refused (problems above)\n' : `dry run: the import would succeed (${report.durationMs} ms)\n`);
+        err.write(
+          blocking
+            ? 'dry run: the import would be refused (problems above)\n'
+            : `dry run: every line and file checked, nothing written (${report.durationMs} ms); the import also checks its rows together (one draft and one published version per document, unique values, users, media links) when it writes them\n`,
+        );
         if (blocking) process.exitCode = 1;
         return;
       }

@@ -209,6 +209,80 @@ describe.each(clients)('capi import on %s', (client) => {
     expect(rows['articles_tags_lnk']).toEqual([]);
   });
 
+  describe('rows that break the storage invariants together are refused before commit, naming them', () => {
+    type Line = { type?: string; id?: number; data?: Record<string, unknown>; left?: { field?: string } };
+    /** Rewrites the fixture's entity or link lines with `edit`, which may add lines. */
+    async function edited(name: string, stage: 'entities' | 'links', edit: (lines: Line[]) => Line[]): Promise<string> {
+      const archive = join(scratch.dir, `${name}.tar`);
+      await rewriteArchive(fixtureArchive, archive, (path, content) => {
+        if (path !== `${stage}/${stage}_00001.jsonl`) return content;
+        const lines = content
+          .toString()
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as Line);
+        return Buffer.from(
+          edit(lines)
+            .map((l) => JSON.stringify(l))
+            .join('\n'),
+        );
+      });
+      return archive;
+    }
+    const row = (lines: Line[], type: string, id: number): Line => lines.find((l) => l.type === type && l.id === id)!;
+    const cases: ReadonlyArray<readonly [string, 'entities' | 'links', (lines: Line[]) => Line[], string]> = [
+      [
+        'two published rows of one document',
+        'entities',
+        (lines) => [...lines, { ...row(lines, 'api::tag.tag', 1), id: 9001 }],
+        'api::tag.tag: document kme8sgfcyaujcfkv6sn73usc has 2 published versions (rows 1 and 9001); a document has one of each per locale',
+      ],
+      [
+        'two drafts of one document and locale',
+        'entities',
+        (lines) => lines.map((l) => (l.type === 'api::article.article' && (l.id === 1 || l.id === 2) ? { ...l, data: { ...l.data, publishedAt: null } } : l)),
+        'api::article.article: document lh1c5ibmwg6kv44vl5u4d9mv has 2 draft versions (rows 1 and 2); a document has one of each per locale',
+      ],
+      [
+        'a unique value held by two documents',
+        'entities',
+        (lines) => lines.map((l) => (l.type === 'api::tag.tag' && l.id === 2 ? { ...l, data: { ...l.data, name: 'tag-01' } } : l)),
+        'api::tag.tag.name: the unique value "tag-01" is held by 2 published documents (rows 1 and 2)',
+      ],
+      [
+        'two users with one email',
+        'entities',
+        (lines) => {
+          const ada = row(lines, 'plugin::users-permissions.user', 1);
+          return [...lines, { ...ada, id: 9002, data: { ...ada.data, documentId: 'zzzzzzzzzzzzzzzzzzzzzzzz', username: 'ada2', email: 'ADA@example.com' } }];
+        },
+        'plugin::users-permissions.user.email: 2 users have the email "ada@example.com" (compared lower-cased) (rows 1 and 9002); one could not sign in',
+      ],
+      [
+        'two users with one username',
+        'entities',
+        (lines) => {
+          const ada = row(lines, 'plugin::users-permissions.user', 1);
+          return [...lines, { ...ada, id: 9003, data: { ...ada.data, documentId: 'yyyyyyyyyyyyyyyyyyyyyyyy', email: 'other@example.com' } }];
+        },
+        'plugin::users-permissions.user.username: the unique value "ada" is held by 2 published documents (rows 1 and 9003)',
+      ],
+      ['a media link given twice', 'links', (lines) => [...lines, lines.find((l) => l.left?.field === 'related')!], 'api::author.author.avatar: file 1 is linked 2 times to row 1'],
+    ];
+    it.each(cases)('%s', async (name, stage, edit, message) => {
+      await runImport(ctx.db, ctx.model, uploads);
+      const before = await snapshot(ctx.db, ctx.model);
+      const files = uploadedNames(uploads).map((n) => [n, readFileSync(join(uploads, n)).toString('base64')]);
+      const archive = await edited(name.replace(/\W+/g, '-'), stage, edit);
+      const refused = await runImport(ctx.db, ctx.model, uploads, { archive, force: true }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ImportRefusedError);
+      expect((refused as ImportRefusedError).report.problems).toEqual([{ kind: 'error', message, count: 1 }]);
+      expect(await snapshot(ctx.db, ctx.model)).toEqual(before);
+      expect(uploadedNames(uploads).map((n) => [n, readFileSync(join(uploads, n)).toString('base64')])).toEqual(files);
+      expect(workFolders(uploads)).toEqual([]);
+    });
+  });
+
   it('a failure in the middle of the links leaves the database and the upload folder as they were', async () => {
     // Rows are in, files staged, three link statements written: then the fourth fails.
     let linkStatements = 0;
@@ -238,16 +312,43 @@ describe.each(clients)('capi import on %s', (client) => {
     expect(workFolders(uploads)).toEqual([]);
   });
 
-  it('a file in the way when files are moved into place undoes the whole import', async () => {
+  it("a file or a folder in the way of the archive's files is refused before anything is written, and the dry run says so", async () => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(uploads, { recursive: true });
-    // A stray file nobody's row owns, with a name the archive uses: never overwritten.
+    // A stray file nobody's row owns, with a name the archive uses: never overwritten; a folder under another.
     writeFileSync(join(uploads, 'photo_6eadb8bb04.jpg'), 'not mine to replace');
-    await expect(runImport(ctx.db, ctx.model, uploads)).rejects.toThrow(/EEXIST/);
+    mkdirSync(join(uploads, 'red_12fe9cd221.png', 'inside'), { recursive: true });
+    const expected = [
+      "/uploads/red_12fe9cd221.png: a folder is where the archive's file goes: move it away",
+      "/uploads/photo_6eadb8bb04.jpg: a file no file row owns is where the archive's file goes: move it away",
+    ];
+    const dryRun = await runImport(ctx.db, ctx.model, uploads, { dryRun: true });
+    expect(dryRun.problems.map((p) => p.message)).toEqual(expected);
+    const refused = await runImport(ctx.db, ctx.model, uploads).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ImportRefusedError);
+    expect((refused as ImportRefusedError).report.problems.map((p) => p.message)).toEqual(expected);
+    expect(uploadedNames(uploads)).toEqual(['photo_6eadb8bb04.jpg', 'red_12fe9cd221.png']);
+    expect(readdirSync(join(uploads, 'red_12fe9cd221.png'))).toEqual(['inside']);
     expect(countRows(await snapshot(ctx.db, ctx.model))).toBe(0);
-    expect(uploadedNames(uploads)).toEqual(['photo_6eadb8bb04.jpg']);
     expect(readFileSync(join(uploads, 'photo_6eadb8bb04.jpg'), 'utf8')).toBe('not mine to replace');
     expect(workFolders(uploads)).toEqual([]);
+  });
+
+  it('an upload folder that is a file is refused with a sentence, not a stack trace', async () => {
+    writeFileSync(uploads, 'a file where the upload folder goes');
+    const refused = await runImport(ctx.db, ctx.model, uploads).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ImportRefusedError);
+    expect((refused as ImportRefusedError).report.problems.map((p) => p.message)).toEqual([`the upload folder ${uploads} is a file, not a folder: move it away`]);
+    expect(readFileSync(uploads, 'utf8')).toBe('a file where the upload folder goes');
+    expect(countRows(await snapshot(ctx.db, ctx.model))).toBe(0);
+    // Its work folder's place taken by a file, likewise.
+    const { mkdirSync, rmSync } = await import('node:fs');
+    rmSync(uploads);
+    mkdirSync(uploads);
+    writeFileSync(join(uploads, '.tmp'), 'a file where the work folders go');
+    const tmp = await runImport(ctx.db, ctx.model, uploads, { dryRun: true });
+    expect(tmp.problems.map((p) => p.message)).toEqual([`the upload folder ${join(uploads, '.tmp')} is a file, not a folder: move it away`]);
+    expect(readFileSync(join(uploads, '.tmp'), 'utf8')).toBe('a file where the work folders go');
   });
 });
 

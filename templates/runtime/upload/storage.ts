@@ -11,6 +11,7 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import { undoPlacementSync } from './placement-journal.ts';
 import { resolveInside } from './safety.ts';
 
 /** The work folder's parent; a dot folder, so the static route never serves it. */
@@ -105,6 +106,8 @@ export class UploadFolder {
         const ours = owner !== undefined && owner.host === host;
         const ownerGone = ours && (owner.pid === process.pid ? modified < startedAt : !running(owner.pid));
         if (ownerGone || now - modified > staleWorkDirMs) {
+          // A change killed before its transaction committed: its files are put back first.
+          undoPlacementSync(path);
           rmSync(path, { recursive: true, force: true });
           removed.push(entry);
         }
