@@ -13,6 +13,7 @@ import { MigrationError } from '../templates/runtime/migrate.ts';
 import { TokenError } from '../templates/runtime/tokens.ts';
 import { ArchiveError } from '../templates/runtime/transfer/archive-reader.ts';
 import { ImportError } from '../templates/runtime/transfer/insert-batches.ts';
+import { PermissionsCommandError } from './permissions.ts';
 import { TransferCommandError } from './transfer.ts';
 import { UserCommandError } from './user.ts';
 
@@ -24,6 +25,7 @@ const expected = [
   MigrationDiffError,
   TokenError,
   UserCommandError,
+  PermissionsCommandError,
   TransferCommandError,
   ArchiveError,
   ImportError,
