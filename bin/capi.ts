@@ -14,6 +14,7 @@ import { describeError } from './errors.ts';
 import { addExamples } from './examples.ts';
 import { createToken, listTokens, revokeToken } from './token.ts';
 import { importLimitSpecs, parseLimit, type ImportLimitName, type ImportLimits } from '../templates/runtime/transfer/limits.ts';
+import { grantPermissions, listPermissions, revokePermissions } from './permissions.ts';
 import { runExport, runImport, type ImportFlags } from './transfer.ts';
 import { createUser, listUsers, setBlocked } from './user.ts';
 
@@ -139,6 +140,32 @@ for (const [name, blocked] of [
     .addOption(projectOption())
     .action((identifier: string, flags: { project: string }) => setBlocked({ ...flags, identifier, blocked }));
 }
+
+const permissions = program.command('permissions').description('list and change what each role may do (config/permissions.json): a new project opens no content until a role is granted it');
+
+permissions
+  .command('list')
+  .description('print each role\'s actions, one "role<TAB>action" line each')
+  .argument('[role]', 'only this role')
+  .option('--all', 'every action the project has instead (what grant and revoke accept)', false)
+  .addOption(projectOption())
+  .action((role: string | undefined, flags: { all: boolean; project: string }) => listPermissions({ ...flags, ...(role === undefined ? {} : { role }) }));
+
+permissions
+  .command('grant')
+  .description("let a role perform actions; a type's uid (api::article.article) stands for every action of the type")
+  .argument('<role>', 'public (no credentials), authenticated (signed-in users) or any role of config/permissions.json; a new name adds a role')
+  .argument('<actions...>', 'actions like api::article.article.find, or type uids')
+  .addOption(projectOption())
+  .action((role: string, names: string[], flags: { project: string }) => grantPermissions({ ...flags, role, names }));
+
+permissions
+  .command('revoke')
+  .description("take actions away from a role; a type's uid stands for every action of the type")
+  .argument('<role>', 'a role of config/permissions.json')
+  .argument('<actions...>', 'actions like api::article.article.delete, or type uids')
+  .addOption(projectOption())
+  .action((role: string, names: string[], flags: { project: string }) => revokePermissions({ ...flags, role, names }));
 
 const importCommand = program
   .command('import')

@@ -14,6 +14,7 @@ import { TokenError } from '../templates/runtime/tokens.ts';
 import { ArchiveError } from '../templates/runtime/transfer/archive-reader.ts';
 import { ImportError } from '../templates/runtime/transfer/insert-batches.ts';
 import { ImportLimitError } from '../templates/runtime/transfer/limits.ts';
+import { PermissionsCommandError } from './permissions.ts';
 import { TransferCommandError } from './transfer.ts';
 import { UserCommandError } from './user.ts';
 
@@ -25,6 +26,7 @@ const expected = [
   MigrationDiffError,
   TokenError,
   UserCommandError,
+  PermissionsCommandError,
   TransferCommandError,
   ArchiveError,
   ImportError,

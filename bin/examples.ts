@@ -23,6 +23,14 @@ export const commandExamples: Readonly<Record<string, readonly string[]>> = {
   'user list': ['capi user list --project api'],
   'user block': ['capi user block ada', 'capi user block ada@example.com --project api'],
   'user unblock': ['capi user unblock ada'],
+  permissions: ['capi permissions list', 'capi permissions grant public api::article.article.find api::article.article.findOne', 'capi permissions revoke public api::article.article'],
+  'permissions list': ['capi permissions list', 'capi permissions list public --project api', 'capi permissions list --all'],
+  'permissions grant': [
+    'capi permissions grant public api::article.article.find api::article.article.findOne   # anyone may read articles',
+    'capi permissions grant editor api::article.article                                    # every action on articles',
+    'capi permissions grant authenticated plugin::upload.content-api.upload',
+  ],
+  'permissions revoke': ['capi permissions revoke public api::article.article                    # every action on articles', 'capi permissions revoke editor api::article.article.delete'],
   import: [
     'capi import backup.tar.gz --dry-run                     # counts per type and every problem; writes nothing',
     'capi import backup.tar.gz --project api                 # a Strapi 5 `strapi export --no-encrypt` archive, all or nothing',

@@ -142,7 +142,7 @@ async function emitAll(model: Model, database: DatabaseKind, source: string, pro
     // Served as is at /api/openapi.json (runtime/openapi/).
     { path: OPENAPI_PATH, contents: `${JSON.stringify(emitOpenApi(model), null, 2)}\n`, policy: 'owned' },
     ...(await emitClient(model, { projectName: packageName(projectName), source, graphqlSchema: sdl, capiVersion: capi.version, versions: clientVersions(capi) })),
-    ...emitProject(model, { database, source, projectName, mounts: [{ importPath: './content-api.ts', exportName: 'contentApi' }] }),
+    ...emitProject({ database, source, projectName, mounts: [{ importPath: './content-api.ts', exportName: 'contentApi' }] }),
   ];
   return [...files, manifestFile(files)].sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -115,7 +115,30 @@ function usersPermissionsFiles(root: string, layout: 'flat' | 'strapi', diagnost
       ...parsed.locate('/attributes'),
     });
   }
+  for (const [name, type] of changedUserTypes(attributes)) {
+    const builtin = USER_SCHEMA.attributes[name].type;
+    diagnostics.push({
+      file: path,
+      pointer: `/attributes/${name}/type`,
+      message: `the user type's extension makes the plugin's attribute "${name}" a "${type}"; the plugin's is a "${builtin}"`,
+      hint:
+        name === 'password'
+          ? 'keep "type": "password": sign-in stores a bcrypt hash of it and never returns it, where a "string" would be stored and answered as given'
+          : `keep "type": "${builtin}": sign-in, registration and the password flows rely on it (see docs/users.md)`,
+      ...parsed.locate(`/attributes/${name}/type`),
+    });
+  }
   return [role, { kind: 'content-type', path, uid: USER_UID, ...parsed }];
+}
+
+/** The plugin's attributes an extension declares with another type than the plugin's, with that type. */
+function changedUserTypes(attributes: unknown): [(typeof REQUIRED_USER_ATTRIBUTES)[number], string][] {
+  if (attributes === null || typeof attributes !== 'object') return [];
+  return REQUIRED_USER_ATTRIBUTES.flatMap((name) => {
+    const declared = (attributes as Record<string, unknown>)[name];
+    const type = declared !== null && typeof declared === 'object' ? (declared as { type?: unknown }).type : undefined;
+    return type === undefined || type === USER_SCHEMA.attributes[name].type ? [] : [[name, String(type)]];
+  });
 }
 
 const INVERSE_KIND: Readonly<Record<string, string>> = { oneToOne: 'oneToOne', oneToMany: 'manyToOne', manyToOne: 'oneToMany', manyToMany: 'manyToMany' };

@@ -33,7 +33,6 @@ import Handlebars from 'handlebars';
 import { configFileNames, defaultConfigFiles, defaultPermissions, type ConfigFileName } from '../../templates/runtime/config.ts';
 import { DATABASES, type DatabaseKind } from '../databases.ts';
 import { renderEnvExample } from '../../templates/runtime/env.ts';
-import type { PermissionModel } from '../../templates/runtime/permissions.ts';
 import type { EmittedFile } from './files.ts';
 import { packagesWithInstallScripts, projectLockfile, type Lockfile, type ProjectManifest } from './lockfile.ts';
 
@@ -54,9 +53,6 @@ export interface ProjectOptions {
   readonly projectName: string;
   readonly mounts?: readonly MountImport[];
 }
-
-/** Only the content types' uid and kind matter here: the IR's `Model` and `ModelSchema` both fit. */
-export type ProjectModel = PermissionModel;
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const templatesDir = join(repoRoot, 'templates', 'project');
@@ -100,7 +96,7 @@ const templateOutputs: ReadonlyArray<{ template: string; path: string; policy: E
   { template: 'extensions.ts.hbs', path: 'src/extensions/index.ts', policy: 'create-once' },
 ];
 
-export function emitProject(model: ProjectModel, options: ProjectOptions): EmittedFile[] {
+export function emitProject(options: ProjectOptions): EmittedFile[] {
   const handlebars = createHandlebars();
   // capi's lockfile is 1.7 MB of JSON: read once, for the allowScripts of package.json and the cut.
   const capiLock = capiLockfile();
@@ -114,7 +110,7 @@ export function emitProject(model: ProjectModel, options: ProjectOptions): Emitt
   const lockfile: EmittedFile = { path: 'package-lock.json', contents: `${JSON.stringify(projectLockfile(capiLock, parseManifest(manifest.contents)), null, 2)}\n`, policy: 'owned' };
   // .env.example is derived from the runtime's table of variables: regenerated, never edited.
   const envExample: EmittedFile = { path: '.env.example', contents: renderEnvExample(), policy: 'owned' };
-  const files = [...rendered, lockfile, envExample, ...configFiles(model, options.database), ...runtimeFiles()];
+  const files = [...rendered, lockfile, envExample, ...configFiles(options.database), ...runtimeFiles()];
   return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -188,10 +184,10 @@ function parseManifest(contents: string): ProjectManifest {
   return { name: json.name, version: json.version, dependencies: json.dependencies, devDependencies: json.devDependencies, ...(json.engines === undefined ? {} : { engines: json.engines }) };
 }
 
-function configFiles(model: ProjectModel, database: ProjectDatabase): EmittedFile[] {
+function configFiles(database: ProjectDatabase): EmittedFile[] {
   const defaults = defaultConfigFiles(database);
   return configFileNames.map((name: ConfigFileName): EmittedFile => {
-    const json = name === 'permissions.json' ? defaultPermissions(model) : defaults[name];
+    const json = name === 'permissions.json' ? defaultPermissions() : defaults[name];
     return { path: `config/${name}`, contents: `${JSON.stringify(json, null, 2)}\n`, policy: 'create-once' };
   });
 }

@@ -240,7 +240,7 @@ describe('loadConfig defaults', () => {
       emailTemplates: {},
     });
     expect(config.plugins.email).toEqual({ provider: 'log', defaultFrom: null, defaultReplyTo: null });
-    expect(config.permissions).toEqual(defaultPermissions(model));
+    expect(config.permissions).toEqual(defaultPermissions());
   });
 
   it("reads users-permissions jwt.expiresIn as Strapi's config/plugins writes it: seconds or a duration", () => {
@@ -255,13 +255,21 @@ describe('loadConfig defaults', () => {
     expect(load({ 'plugins.json': { 'users-permissions': {} } }).plugins.usersPermissions.jwt.expiresIn).toBe(30 * 86_400);
   });
 
-  it('without a model and a permissions file, grants nothing', () => {
-    expect(load({}, {}, false).permissions).toEqual({ public: [], authenticated: [] });
+  it("without a permissions file, with or without a model, opens no content: only signing in and up, and one's own account", () => {
+    for (const withModel of [true, false]) {
+      const { permissions } = load({}, {}, withModel);
+      expect(permissions).toEqual(defaultPermissions());
+      expect(
+        Object.values(permissions)
+          .flat()
+          .filter((action) => !action.startsWith('plugin::users-permissions.')),
+      ).toEqual([]);
+    }
   });
 
   it('reads back exactly what defaultConfigFiles writes, for both databases', () => {
     for (const client of ['sqlite', 'postgres', 'mysql'] as const) {
-      const files: Record<string, unknown> = { ...defaultConfigFiles(client), 'permissions.json': defaultPermissions(model) };
+      const files: Record<string, unknown> = { ...defaultConfigFiles(client), 'permissions.json': defaultPermissions() };
       const config = load(files);
       expect(config.database.client).toBe(client);
       expect(config.api.rest.maxLimit).toBe(100);
@@ -426,40 +434,11 @@ describe('error messages', () => {
 });
 
 describe('defaultPermissions', () => {
-  it('lets the public read, sign in and up; authenticated users do everything with content and manage their own account', () => {
-    expect(defaultPermissions(model)).toEqual({
-      public: [
-        'api::article.article.find',
-        'api::article.article.findOne',
-        'api::global.global.find',
-        'plugin::upload.content-api.find',
-        'plugin::upload.content-api.findOne',
-        'plugin::i18n.locales.listLocales',
-        ...['callback', 'connect', 'emailConfirmation', 'forgotPassword', 'register', 'resetPassword', 'sendEmailConfirmation'].map((a) => `plugin::users-permissions.auth.${a}`),
-      ],
-      authenticated: [
-        'api::article.article.find',
-        'api::article.article.findOne',
-        'api::article.article.create',
-        'api::article.article.update',
-        'api::article.article.delete',
-        'api::global.global.find',
-        'api::global.global.update',
-        'api::global.global.delete',
-        'plugin::upload.content-api.find',
-        'plugin::upload.content-api.findOne',
-        'plugin::upload.content-api.upload',
-        'plugin::upload.content-api.destroy',
-        'plugin::i18n.locales.listLocales',
-        'plugin::users-permissions.auth.changePassword',
-        'plugin::users-permissions.user.me',
-      ],
+  it("is Strapi 5's users-permissions DEFAULT_PERMISSIONS: the public role signs in and up, the authenticated role reads its account and changes its password, no content, media or locales for either", () => {
+    expect(defaultPermissions()).toEqual({
+      public: ['callback', 'connect', 'emailConfirmation', 'forgotPassword', 'register', 'resetPassword', 'sendEmailConfirmation'].map((a) => `plugin::users-permissions.auth.${a}`),
+      authenticated: ['plugin::users-permissions.auth.changePassword', 'plugin::users-permissions.user.me'],
     });
-  });
-
-  it('accepts a record of content types (ModelSchema) and sorts by uid', () => {
-    const record = { contentTypes: { b: { uid: 'api::b.b', kind: 'singleType' as const }, a: { uid: 'api::a.a', kind: 'singleType' as const } } };
-    expect(defaultPermissions(record).public.slice(0, 2)).toEqual(['api::a.a.find', 'api::b.b.find']);
   });
 });
 

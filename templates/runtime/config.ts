@@ -236,8 +236,8 @@ export interface LoadConfigOptions {
   readonly env?: Environment;
   /**
    * When given, permissions are checked against the model's actions (a typo in an action name
-   * is an error rather than a silently missing permission), and a missing permissions.json
-   * means `defaultPermissions(model)` instead of no permissions at all.
+   * is an error rather than a silently missing permission). A missing permissions.json means
+   * `defaultPermissions()`: signing in and up, and no content for anyone.
    */
   readonly model?: PermissionModel;
 }
@@ -249,7 +249,7 @@ export const defaultSqliteFilename = '.data/data.db';
 export const defaultPostgresUrl = 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const defaultMysqlUrl = 'mysql://root@127.0.0.1:3306/db';
 
-/** Contents of the config files that do not depend on the model (see defaultPermissions). */
+/** Contents of the config files other than permissions.json (see defaultPermissions). */
 export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Exclude<ConfigFileName, 'permissions.json'>, JsonValue>> {
   return {
     // The JSON body limit is strapi::body's jsonLimit in middlewares.json (server.json's is still read).
@@ -678,15 +678,16 @@ function uploadConfig(where: Where, json: unknown, env: Environment): UploadConf
   return { sizeLimit, allowedMimeTypes, provider: uploadProviderConfig(cw, strapi.provider, strapi.providerOptions, env) };
 }
 
-const roleName = /^[a-z][a-z0-9_-]*$/;
+/** A role of config/permissions.json: a name in lower case. */
+export const rolePattern = /^[a-z][a-z0-9_-]*$/;
 
 function permissionsConfig(where: Where, json: unknown, model: PermissionModel | undefined): Permissions {
-  if (json === undefined) return model === undefined ? { public: [], authenticated: [] } : defaultPermissions(model);
+  if (json === undefined) return defaultPermissions();
   const file = asObject(where, json);
   const known = model === undefined ? undefined : knownActions(model);
   const roles: { public: readonly string[]; authenticated: readonly string[]; [role: string]: readonly string[] } = { public: [], authenticated: [] };
   for (const [role, value] of Object.entries(file)) {
-    if (!roleName.test(role)) fail(where, `role "${role}" must be a name in lower case (letters, digits, "-" or "_")`);
+    if (!rolePattern.test(role)) fail(where, `role "${role}" must be a name in lower case (letters, digits, "-" or "_")`);
     const w = at(where, role);
     const actions = array(w, value).map((action, index) => {
       const aw = at(w, index);

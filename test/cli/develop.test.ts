@@ -5,10 +5,12 @@
  * stops the watcher and the server and exits 0. Started on a broken schema, it waits for the fix.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, scratch } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
+import { defaultPermissions } from '../../templates/runtime/permissions.ts';
 import { writeNoteType } from '../support/note-model.ts';
 
 const space = scratch('develop');
@@ -27,11 +29,20 @@ class DevelopSession {
     this.out = join(space.dir, name, 'out');
   }
 
+  /** The user's config/permissions.json, written before the first generation (a new project opens no content): anyone may list notes. */
+  static readonly permissions = `${JSON.stringify({ ...defaultPermissions(), public: [...defaultPermissions().public, 'api::note.note.find'] }, null, 2)}\n`;
+
+  permissionsFile(): string {
+    return readFileSync(join(this.out, 'config', 'permissions.json'), 'utf8');
+  }
+
   writeNote(attributes: Record<string, unknown>): void {
     writeNoteType(this.types, attributes);
   }
 
   async start(): Promise<void> {
+    mkdirSync(join(this.out, 'config'), { recursive: true });
+    writeFileSync(join(this.out, 'config', 'permissions.json'), DevelopSession.permissions);
     const port = await freePort();
     this.url = `http://127.0.0.1:${port}`;
     const child = spawn(process.execPath, [join(repoRoot, 'bin', 'capi.mjs'), 'develop', '--content-types', this.types, '--out', this.out, '--debounce', '100'], {
@@ -142,6 +153,8 @@ describe('capi develop', { timeout: 300_000 }, () => {
     writeNote({ title: { type: 'string' }, body: { type: 'text' }, mood: { type: 'string' } });
     await until('the field added after the refusals', async () => (await filterStatus('mood')) === 200);
     expect(since(mark)).toMatch(/created 0003_add_notes_mood/);
+    // Three regenerations later, the permissions are still the user's: nothing was granted.
+    expect(session.permissionsFile()).toBe(DevelopSession.permissions);
   });
 
   it('Ctrl-C stops the watcher and the server and exits 0', async () => {

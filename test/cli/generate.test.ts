@@ -2,10 +2,13 @@
  * `capi generate`, `--check` and `capi validate` through the real CLI, on a copy of the example
  * model generated into a scratch folder.
  */
-import { appendFileSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { USER_SCHEMA } from '../../generator/builtin/users-permissions.ts';
+import { defaultPermissions } from '../../templates/runtime/permissions.ts';
 import { capi, copyExample, scratch } from '../support/cli.ts';
+import { writeNoteType } from '../support/note-model.ts';
 
 const space = scratch('generate');
 const types = copyExample(join(space.dir, 'content-types'));
@@ -133,6 +136,23 @@ describe('capi generate', () => {
     expect(result.stderr).toContain('prisma/migrations holds sqlite migrations; generate postgres into another --out directory');
   });
 
+  it('opens no content in a new project, and never widens access: a new content type adds no grant to config/permissions.json', async () => {
+    const file = join(out, 'config/permissions.json');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(defaultPermissions());
+    // The user opens one type on purpose; then adds a type and regenerates.
+    const mine = `${JSON.stringify({ ...defaultPermissions(), public: [...defaultPermissions().public, 'api::tag.tag.find'] }, null, 2)}\n`;
+    writeFileSync(file, mine);
+    writeNoteType(types);
+    try {
+      const result = await generate('--skip-build');
+      expect(result.code).toBe(0);
+      expect(existsSync(join(out, 'src/api/note/schema.ts'))).toBe(true);
+      expect(readFileSync(file, 'utf8')).toBe(mine);
+    } finally {
+      rmSync(join(types, 'note.json'));
+    }
+  });
+
   it('reports every schema problem with file, position, pointer and hint, and exits 1', async () => {
     const broken = scratch('broken');
     try {
@@ -154,6 +174,19 @@ describe('capi validate', () => {
     const result = await capi(['validate', '--content-types', types]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain('content types are valid');
+  });
+
+  it('refuses a user extension whose password is a plain string, exiting 1 and naming the attribute', async () => {
+    const dir = join(space.dir, 'plaintext');
+    writeNoteType(dir);
+    const extension = join(dir, 'extensions', 'users-permissions');
+    mkdirSync(extension, { recursive: true });
+    writeFileSync(join(extension, 'user.json'), JSON.stringify({ ...USER_SCHEMA, attributes: { ...USER_SCHEMA.attributes, password: { type: 'string' } } }, null, 2));
+    const result = await capi(['validate', '--content-types', dir]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(
+      /extensions\/users-permissions\/user\.json:\d+:\d+ #\/attributes\/password\/type: the user type's extension makes the plugin's attribute "password" a "string"; the plugin's is a "password"/,
+    );
   });
 
   it('fails on a missing folder', async () => {

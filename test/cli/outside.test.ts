@@ -7,7 +7,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { missingDependencies } from '../../generator/install.ts';
-import { capi, outsideScratch, startServer } from '../support/cli.ts';
+import { capi, grant, outsideScratch, startServer } from '../support/cli.ts';
 import { writeNoteType } from '../support/note-model.ts';
 
 const space = outsideScratch('outside');
@@ -49,6 +49,7 @@ describe('capi generate --out outside the repository', () => {
     expect(result.code).toBe(0);
     expect(missingDependencies(out)).toEqual([]);
     expect(existsSync(join(out, 'node_modules', 'better-sqlite3'))).toBe(true);
+    grant(out, 'public', ['api::note.note.find']);
     const server = await startServer(out, { DATABASE_URL: `file:${join(space.dir, 'data.db')}` });
     try {
       const notes = await fetch(`${server.url}/api/notes`);

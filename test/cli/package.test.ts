@@ -101,6 +101,9 @@ describe('the packed tarball, installed into an empty folder', () => {
     expect(generated.stderr).toMatch(/✓ build +tsc, strict, 0 errors/);
     expect(generated.code).toBe(0);
 
+    // A new project opens no content: the installed CLI opens the notes to anyone.
+    const granted = await command('npx', ['capi', 'permissions', 'grant', 'public', 'api::note.note.find', '--project', 'api'], { cwd: project });
+    expect(granted.stderr).toContain('public may now: api::note.note.find');
     const server = await startServer(join(project, 'api'), { DATABASE_URL: `file:${join(space.dir, 'data.db')}` });
     try {
       expect((await fetch(`${server.url}/_health`)).status).toBe(200);

@@ -5,10 +5,9 @@
  * response, filter, sort, populate and GraphQL type, enumeration values renamed in GraphQL only,
  * and a `status` attribute on a type without draft & publish.
  */
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capi, enableIntrospection, scratch, startServer, type RunningServer } from '../support/cli.ts';
+import { capi, enableIntrospection, grant, scratch, startServer, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
 import { clients, createServerDatabase } from '../support/databases.ts';
 import type { TestDatabase } from '../support/postgres.ts';
@@ -40,11 +39,12 @@ describe.each(clients)('a Strapi project using every key, on %s', (client) => {
     database = client === 'sqlite' ? undefined : await createServerDatabase(client, 'capi_strapi_keys');
     generated = await capi(['generate', '--content-types', PROJECT, '--out', out, '--database', client]);
     if (generated.code !== 0) throw new Error(generated.stderr);
-    // The public role writes too, so that the test needs no token.
-    const permissionsFile = join(out, 'config', 'permissions.json');
-    const permissions = JSON.parse(readFileSync(permissionsFile, 'utf8')) as { public: string[] };
-    permissions.public.push('api::article.article.create', 'api::tag.tag.create');
-    writeFileSync(permissionsFile, JSON.stringify(permissions, null, 2));
+    // The public role reads and writes both types, so that the test needs no token.
+    grant(
+      out,
+      'public',
+      ['article', 'tag'].flatMap((name) => ['find', 'findOne', 'create'].map((action) => `api::${name}.${name}.${action}`)),
+    );
     enableIntrospection(out);
     server = await startServer(out, { DATABASE_URL: database?.url ?? `file:${join(space.dir, 'data.db')}`, NODE_ENV: 'production', LOG_LEVEL: 'error' });
   });

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capi, enableIntrospection, scratch, startServer, type RunningServer } from '../support/cli.ts';
+import { capi, enableIntrospection, grant, scratch, startServer, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
 import { createTestDatabase, type TestDatabase } from '../support/postgres.ts';
 
@@ -15,6 +15,7 @@ const PROJECTS = join(repoRoot, 'test', 'fixtures', 'strapi-projects');
 const NAMES = readdirSync(PROJECTS).sort();
 
 interface TypeRoute {
+  readonly uid: string;
   readonly kind: 'collectionType' | 'singleType';
   readonly singularName: string;
   readonly pluralName: string;
@@ -27,7 +28,7 @@ function routesOf(project: string): TypeRoute[] {
     const types = join(api, folder, 'content-types');
     return readdirSync(types).map((name) => {
       const schema = JSON.parse(readFileSync(join(types, name, 'schema.json'), 'utf8')) as { kind: TypeRoute['kind']; info: TypeRoute };
-      return { kind: schema.kind, singularName: schema.info.singularName, pluralName: schema.info.pluralName };
+      return { uid: `api::${folder}.${name}`, kind: schema.kind, singularName: schema.info.singularName, pluralName: schema.info.pluralName };
     });
   });
 }
@@ -59,6 +60,12 @@ describe.each(NAMES.flatMap((name) => [[name, 'sqlite'] as const, [name, 'postgr
     if (generated.code !== 0) return;
     const url = database?.url ?? `file:${join(space.dir, 'data.db')}`;
     enableIntrospection(out);
+    // A new project opens no content: anyone may read every type here, as a site's front end would.
+    grant(
+      out,
+      'public',
+      routes.flatMap((route) => (route.kind === 'singleType' ? [`${route.uid}.find`] : [`${route.uid}.find`, `${route.uid}.findOne`])),
+    );
     server = await startServer(out, { DATABASE_URL: url, NODE_ENV: 'production', LOG_LEVEL: 'error' });
   });
 

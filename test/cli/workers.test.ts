@@ -5,7 +5,6 @@
  * worker is replaced, and SIGTERM ends every worker gracefully with exit code 0.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { capi, freePort, scratch } from '../support/cli.ts';
@@ -62,9 +61,9 @@ describe.each(clients)('two server workers on %s', (database) => {
     const project = join(space.dir, 'api');
     const generated = await capi(['generate', '--content-types', exampleContentTypes, '--out', project, '--database', database, '--quiet']);
     if (generated.code !== 0) throw new Error(generated.stderr + generated.stdout);
-    const permissions = JSON.parse(readFileSync(join(project, 'config', 'permissions.json'), 'utf8')) as Record<string, string[]>;
-    permissions.public = [...(permissions.public ?? []), 'api::tag.tag.create', 'api::tag.tag.find'];
-    writeFileSync(join(project, 'config', 'permissions.json'), `${JSON.stringify(permissions, null, 2)}\n`);
+    // A new project opens no content; the CLI opens what this test uses (and shows that a grant opens a type).
+    const granted = await capi(['permissions', 'grant', 'public', 'api::tag.tag.create', 'api::tag.tag.find', '--project', project]);
+    if (granted.code !== 0) throw new Error(granted.stderr);
     const port = await freePort();
     url = `http://127.0.0.1:${port}`;
     const databaseUrl = pg?.url ?? `file:${join(space.dir, 'data.db')}`;

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capi, node, startServer } from '../support/cli.ts';
+import { capi, grant, node, startServer } from '../support/cli.ts';
 import { dockerignorePatterns, envPairs, execForm, isIgnored, parseDockerfile, type Dockerfile, type Stage } from '../support/dockerfile.ts';
 import { repoRoot } from '../support/model.ts';
 
@@ -28,6 +28,8 @@ let dockerfile: Dockerfile;
 beforeAll(async () => {
   const generated = await capi(['generate', '--out', project, '--skip-build', '--quiet']);
   expect(generated.code, generated.stderr).toBe(0);
+  // The image serves what config/permissions.json opens: a new project opens no content.
+  grant(project, 'public', ['api::article.article.find']);
   dockerfile = parseDockerfile(readFileSync(join(project, 'Dockerfile'), 'utf8'));
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -102,7 +102,7 @@ describe('cutting a lockfile out of another', () => {
 
 describe('the emitted lockfile', () => {
   it.each(['sqlite', 'postgres', 'mysql'] as const)('locks exactly the %s project’s package.json, with capi’s entries', (database) => {
-    const files = new Map(emitProject({ contentTypes: [] }, { database, source: '../content-types/', projectName: `lock-${database}` }).map((f) => [f.path, f.contents]));
+    const files = new Map(emitProject({ database, source: '../content-types/', projectName: `lock-${database}` }).map((f) => [f.path, f.contents]));
     const manifest = JSON.parse(files.get('package.json') ?? '{}') as { name: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
     const lock = JSON.parse(files.get('package-lock.json') ?? '{}') as Lockfile;
     expect(lock.packages['']).toMatchObject({ name: manifest.name, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies });

@@ -20,7 +20,7 @@ const space = scratch('project-boot');
 
 function writeProject(database: 'sqlite' | 'postgres'): string {
   const dir = join(space.dir, database);
-  for (const file of emitProject({ contentTypes: [] }, { database, source: '../content-types/', projectName: `boot-${database}` })) {
+  for (const file of emitProject({ database, source: '../content-types/', projectName: `boot-${database}` })) {
     mkdirSync(dirname(join(dir, file.path)), { recursive: true });
     writeFileSync(join(dir, file.path), file.contents);
   }

@@ -7,8 +7,7 @@ import { defaultConfigFiles, defaultPermissions, loadConfig } from '../../templa
 import { envVariables, renderEnvExample } from '../../templates/runtime/env.ts';
 import { defaultMiddlewareList } from '../../templates/runtime/middlewares/config.ts';
 import { defaultRateLimits } from '../../templates/runtime/rate-limit/config.ts';
-import type { ModelSchema } from '../../templates/runtime/schema.ts';
-import { exampleContentTypes, loadModelFrom, repoRoot } from '../support/model.ts';
+import { repoRoot } from '../support/model.ts';
 
 const model = {
   contentTypes: [
@@ -36,7 +35,7 @@ function templateSources(folder: 'runtime' | 'contract'): string[] {
 }
 
 describe('emitProject', () => {
-  const files = emitProject(model, options);
+  const files = emitProject(options);
   const map = byPath(files);
 
   it('emits the skeleton, the config files and the runtime, sorted by path', () => {
@@ -97,9 +96,7 @@ describe('emitProject', () => {
   });
 
   it('is deterministic', () => {
-    expect(emitProject(model, options)).toEqual(files);
-    // The order of content types in the input does not matter either.
-    expect(emitProject({ contentTypes: [...model.contentTypes].reverse() }, options)).toEqual(files);
+    expect(emitProject(options)).toEqual(files);
   });
 
   it('writes the default config files as pretty JSON with a trailing newline', () => {
@@ -108,7 +105,7 @@ describe('emitProject', () => {
       const contents = map.get(`config/${name}`)!.contents;
       expect(contents).toBe(`${JSON.stringify(defaults[name], null, 2)}\n`);
     }
-    expect(JSON.parse(map.get('config/permissions.json')!.contents)).toEqual(defaultPermissions(model));
+    expect(JSON.parse(map.get('config/permissions.json')!.contents)).toEqual(defaultPermissions());
   });
 
   it('writes config files that the runtime loads back as the defaults', () => {
@@ -119,7 +116,7 @@ describe('emitProject', () => {
     }
     const config = loadConfig({ projectRoot: dir, env: {}, model });
     expect(config.database).toMatchObject({ client: 'sqlite', label: '.data/data.db' });
-    expect(config.permissions.public).toContain('api::global.global.find');
+    expect(config.permissions).toEqual(defaultPermissions());
     expect(config.middlewares.map((entry) => entry.name)).toEqual([...defaultMiddlewareList]);
     expect(config.rateLimits).toEqual(defaultRateLimits);
   });
@@ -238,7 +235,7 @@ describe('emitProject', () => {
 });
 
 describe('emitProject for postgres', () => {
-  const map = byPath(emitProject(model, { ...options, database: 'postgres' }));
+  const map = byPath(emitProject({ ...options, database: 'postgres' }));
 
   it('configures PostgreSQL in database.json, prisma.config.ts and package.json', () => {
     expect(JSON.parse(map.get('config/database.json')!.contents)).toEqual({
@@ -258,7 +255,7 @@ describe('emitProject for postgres', () => {
 });
 
 describe('emitProject for mysql', () => {
-  const map = byPath(emitProject(model, { ...options, database: 'mysql' }));
+  const map = byPath(emitProject({ ...options, database: 'mysql' }));
 
   it('configures MySQL in database.json, prisma.config.ts and package.json', () => {
     expect(JSON.parse(map.get('config/database.json')!.contents)).toEqual({ client: 'mysql', connection: { url: 'mysql://root@127.0.0.1:3306/db' }, pool: { max: 10 } });
@@ -278,20 +275,9 @@ describe('emitProject for mysql', () => {
 });
 
 describe('inputs', () => {
-  it('takes the generator IR and the runtime ModelSchema alike', () => {
-    const ir = loadModelFrom(exampleContentTypes);
-    const schema: ModelSchema = {
-      contentTypes: Object.fromEntries(ir.contentTypes.map((t) => [t.uid, { ...t, table: t.names.table, attributes: {} }])),
-      components: {},
-    };
-    const fromIr = byPath(emitProject(ir, options)).get('config/permissions.json')!.contents;
-    expect(byPath(emitProject(schema, options)).get('config/permissions.json')!.contents).toBe(fromIr);
-    expect(JSON.parse(fromIr).public).toContain('api::article.article.findOne');
-  });
-
   it('renders mounts into src/main.ts in order', () => {
     const main = byPath(
-      emitProject(model, {
+      emitProject({
         ...options,
         mounts: [
           { importPath: './rest/index.ts', exportName: 'restRoutes' },

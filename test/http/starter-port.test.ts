@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { capi, scratch, startServer, type RunningServer } from '../support/cli.ts';
+import { capi, grant, scratch, startServer, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
 import { clients, createServerDatabase } from '../support/databases.ts';
 import type { TestDatabase } from '../support/postgres.ts';
@@ -26,9 +26,11 @@ describe.each(clients)('the LaunchPad port on %s', (database) => {
     const first = await capi(['generate', '--content-types', launchpad, '--out', project, '--database', database, '--skip-build', '--quiet']);
     if (first.code !== 0) throw new Error(first.stderr);
     writeFileSync(join(project, 'src', 'extensions', 'index.ts'), portSource);
-    const permissions = JSON.parse(readFileSync(join(project, 'config', 'permissions.json'), 'utf8')) as Record<string, string[]>;
-    permissions.public = [...(permissions.public ?? []), 'api::article.article.create', 'api::category.category.create', 'api::product.product.create'];
-    writeFileSync(join(project, 'config', 'permissions.json'), `${JSON.stringify(permissions, null, 2)}\n`);
+    grant(
+      project,
+      'public',
+      ['api::article.article', 'api::category.category', 'api::product.product'].flatMap((uid) => [`${uid}.create`, `${uid}.find`, `${uid}.findOne`]),
+    );
     const built = await capi(['generate', '--content-types', launchpad, '--out', project, '--database', database, '--quiet']);
     if (built.code !== 0) throw new Error(built.stderr + built.stdout);
     const url = pg?.url ?? `file:${join(space.dir, 'data.db')}`;

@@ -93,6 +93,17 @@ export function enableIntrospection(project: string): void {
   writeFileSync(path, `${JSON.stringify(plugins, null, 2)}\n`);
 }
 
+/**
+ * Grants `actions` to `role` in a generated project's config/permissions.json, as a user opening
+ * types on purpose would (a new project opens no content); the server reads it when it starts.
+ */
+export function grant(project: string, role: string, actions: readonly string[]): void {
+  const path = join(project, 'config', 'permissions.json');
+  const permissions = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string[]>;
+  permissions[role] = [...new Set([...(permissions[role] ?? []), ...actions])];
+  writeFileSync(path, `${JSON.stringify(permissions, null, 2)}\n`);
+}
+
 /** Every project has users, and in production a server without JWT_SECRET refuses to start (as Strapi's does). */
 export const testJwtSecret = 'test-jwt-secret-of-a-reasonable-length';
 

@@ -48,12 +48,14 @@ describe.each(clients)('a real Strapi export imported on %s', (database) => {
   let imported: { code: number; stdout: string; stderr: string };
   let dryRun: { code: number; stdout: string; stderr: string };
   let env: NodeJS.ProcessEnv;
+  let permissionsBefore: string;
 
   beforeAll(async () => {
     pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_import');
     options = { database, workDir: join(repoRoot, 'tmp', `strapi-import-${database}-${process.pid}`), ...(pg === undefined ? {} : { databaseUrl: pg.url }) };
     project = await prepareProject(options);
     allowSignIn(project);
+    permissionsBefore = readFileSync(join(project, 'config', 'permissions.json'), 'utf8');
     env = { DATABASE_URL: database === 'sqlite' ? `file:${join(options.workDir, 'conformance.db')}` : (pg?.url ?? '') };
     dryRun = await capi(['import', archive, '--project', project, '--dry-run'], repoRoot, env);
     imported = await capi(['import', archive, '--project', project], repoRoot, env);
@@ -89,6 +91,11 @@ describe.each(clients)('a real Strapi export imported on %s', (database) => {
     expect(imported.code).toBe(0);
     expect(imported.stderr).toMatch(/✓ entities +141\n +✓ assets +7\n +✓ links +289\n/);
     expect(imported.stderr).toMatch(/imported 79 entries, 40 components, 83 links, 7 files in \d+\.\d s/);
+  });
+
+  it("brings the export's roles but adds no grant: config/permissions.json is as it was", () => {
+    expect(imported.code).toBe(0);
+    expect(readFileSync(join(project, 'config', 'permissions.json'), 'utf8')).toBe(permissionsBefore);
   });
 
   it('refuses to import again (exit 1, nothing changed); export then import --force gives the same answers', async () => {

@@ -36,6 +36,17 @@ describe('the built-in users-permissions types', () => {
     );
   });
 
+  it("refuse an extension that changes the type of the plugin's attributes: a string password would be stored and answered as given", () => {
+    const attributes = USER_SCHEMA.attributes as unknown as Record<string, Json>;
+    const files = { ...single('note', {}), 'extensions/users-permissions/user.json': extension({ ...attributes, password: { type: 'string' }, blocked: { type: 'string' } }) };
+    expect(problems(files)).toEqual([
+      'extensions/users-permissions/user.json #/attributes/password/type: the user type\'s extension makes the plugin\'s attribute "password" a "string"; the plugin\'s is a "password"\n' +
+        '    fix: keep "type": "password": sign-in stores a bcrypt hash of it and never returns it, where a "string" would be stored and answered as given',
+      'extensions/users-permissions/user.json #/attributes/blocked/type: the user type\'s extension makes the plugin\'s attribute "blocked" a "string"; the plugin\'s is a "boolean"\n' +
+        '    fix: keep "type": "boolean": sign-in, registration and the password flows rely on it (see docs/users.md)',
+    ]);
+  });
+
   it('give the built-in user the inverse side of a relation that names one', () => {
     const files = single('post', { author: { type: 'relation', relation: 'manyToOne', target: 'plugin::users-permissions.user', inversedBy: 'posts' } });
     expect(problems(files)).toEqual([]);
