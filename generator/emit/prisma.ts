@@ -35,6 +35,7 @@ export const API_TOKEN_TABLE = 'capi_api_tokens';
 export const WEBHOOK_OUTBOX_TABLE = 'capi_webhook_deliveries';
 export const RATE_LIMIT_TABLE = 'capi_rate_limits';
 export const LOCK_TABLE = 'capi_locks';
+export const COMMITTED_CHANGES_TABLE = 'capi_committed_changes';
 
 export function emitPrismaSchema(model: Model, database: DatabaseKind, source: string): string {
   const blocks: ModelBlock[] = [
@@ -45,6 +46,7 @@ export function emitPrismaSchema(model: Model, database: DatabaseKind, source: s
     fileLinkBlock(),
     apiTokenBlock(database),
     webhookOutboxBlock(database),
+    committedChangeBlock(),
     // SQLite is served by one process: its rate-limit counters stay in memory.
     ...(DATABASES[database].sharedRateLimits ? [rateLimitBlock(database)] : []),
     ...(DATABASES[database].lockTable ? [lockBlock()] : []),
@@ -298,6 +300,20 @@ function rateLimitBlock(database: DatabaseKind): ModelBlock {
       { name: 'resetAt', type: 'DateTime', attributes: timestamp('reset_at', database) },
     ],
     blockAttributes: ['@@index([resetAt])', `@@map("${RATE_LIMIT_TABLE}")`],
+  };
+}
+
+/**
+ * File changes that committed (templates/runtime/upload/placement-journal.ts): a row is written
+ * inside the transaction of a change that replaces files, keyed by its journal's id, so that the
+ * recovery after a kill knows whether to keep the new files or put the old ones back.
+ */
+function committedChangeBlock(): ModelBlock {
+  return {
+    doc: ['/// Committed file changes: one row per change whose journal is still on disk.'],
+    name: 'CommittedChange',
+    fields: [{ name: 'id', type: 'String', attributes: '@id' }],
+    blockAttributes: [`@@map("${COMMITTED_CHANGES_TABLE}")`],
   };
 }
 

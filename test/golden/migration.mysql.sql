@@ -496,6 +496,12 @@ CREATE TABLE `capi_webhook_deliveries` (
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
 -- CreateTable
+CREATE TABLE `capi_committed_changes` (
+    `id` VARCHAR(255) NOT NULL,
+    PRIMARY KEY (`id`)
+) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
+
+-- CreateTable
 CREATE TABLE `capi_locks` (
     `name` VARCHAR(255) NOT NULL,
     PRIMARY KEY (`name`)

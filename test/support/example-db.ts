@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { model } from './runtime-model.ts';
 import { emitPrismaSchema } from '../../generator/emit/prisma.ts';
 import { diffSchemas } from '../../generator/migrations.ts';
+import type { DatabaseConfig } from '../../templates/runtime/config.ts';
 import { openDatabase, type Database } from '../../templates/runtime/database.ts';
 import type { ModelSchema } from '../../templates/runtime/schema.ts';
 import { clients, createServerDatabase, type Client } from './databases.ts';
@@ -23,6 +24,8 @@ export interface ExampleDatabase {
   readonly db: Database;
   readonly model: ModelSchema;
   readonly client: Client;
+  /** How to open it again (from a child process). */
+  readonly config: DatabaseConfig;
   close(): Promise<void>;
 }
 
@@ -42,12 +45,14 @@ export async function openExampleDatabase(client: Client): Promise<ExampleDataba
   const script = await exampleDdl(client);
   if (client === 'sqlite') {
     const dir = mkdtempSync(join(tmpdir(), 'capi-db-'));
-    const db = await openDatabase({ client: 'sqlite', filename: join(dir, 'test.db'), label: 'test.db' });
+    const config: DatabaseConfig = { client: 'sqlite', filename: join(dir, 'test.db'), label: 'test.db' };
+    const db = await openDatabase(config);
     await db.exec(script);
     return {
       db,
       model,
       client,
+      config,
       close: async () => {
         await db.close();
         rmSync(dir, { recursive: true, force: true });
@@ -55,12 +60,14 @@ export async function openExampleDatabase(client: Client): Promise<ExampleDataba
     };
   }
   const database = await createServerDatabase(client);
-  const db = await openDatabase({ client, url: database.url, label: database.name, pool: { max: 4 } });
+  const config: DatabaseConfig = { client, url: database.url, label: database.name, pool: { max: 4 } };
+  const db = await openDatabase(config);
   await db.exec(script);
   return {
     db,
     model,
     client,
+    config,
     close: async () => {
       await db.close();
       await database.drop();

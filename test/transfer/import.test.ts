@@ -4,9 +4,10 @@
  * schemas (and --allow-missing), and all-or-nothing: a failure in the middle of the writing
  * pass, or when files are moved into place, leaves the database and the upload folder as before.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelSchema } from '../../templates/runtime/schema.ts';
 import { ImportRefusedError } from '../../templates/runtime/transfer/import.ts';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../support/example-db.ts';
@@ -18,6 +19,10 @@ function uploadedNames(uploadDir: string): string[] {
         .filter((n) => !n.startsWith('.'))
         .sort()
     : [];
+}
+
+function fileContents(uploadDir: string, names: readonly string[]): Record<string, string> {
+  return Object.fromEntries(names.map((name) => [name, readFileSync(join(uploadDir, name), 'utf8')]));
 }
 
 function workFolders(uploadDir: string): string[] {
@@ -86,7 +91,9 @@ describe.each(clients)('capi import on %s', (client) => {
     // (3), page.category (4), product.relatedProducts (3), shared.article-card.article (2),
     // article.featuredProduct (4).
     expect(single).toHaveLength(16);
-    expect(inserts.length - single.length).toBe(MULTI_ROW_INSERTS);
+    // One more: the row that says, after a kill, that the transaction committed (placement-journal.ts).
+    expect(inserts.filter((sql) => sql.includes('capi_committed_changes'))).toHaveLength(1);
+    expect(inserts.length - single.length - 1).toBe(MULTI_ROW_INSERTS);
   });
 
   it('refuses rows in a locale the project does not configure, and notes roles without permissions', async () => {
@@ -208,6 +215,47 @@ describe.each(clients)('capi import on %s', (client) => {
     expect(rows['tags']).toEqual([]);
     expect(rows['articles_tags_lnk']).toEqual([]);
   });
+
+  /**
+   * An import --force in a child process, killed with SIGKILL at a test pause point, then the next
+   * import (a dry run, which settles what a dead import left before it reads anything). Before its
+   * commit the change is undone; after it (before its journal is removed), kept.
+   */
+  it.each([
+    ['store', 'before its commit (one file stored)', 'the original files are back, the rows unchanged'],
+    ['commit', 'after its commit, before its journal is removed', 'the new files and the new rows are both kept'],
+  ] as const)(
+    'an import --force killed at "%s", %s, is settled by the next import: %s',
+    async (point, _moment, _outcome) => {
+      await runImport(ctx.db, ctx.model, uploads);
+      const names = uploadedNames(uploads);
+      const imported = { rows: await snapshot(ctx.db, ctx.model), files: fileContents(uploads, names) };
+      // The project's own bytes and rows, so that the archive's are told apart.
+      for (const name of names) writeFileSync(join(uploads, name), `the project's own ${name}`);
+      await ctx.db.execute(`UPDATE files SET alternative_text = 'the project''s own'`);
+      const own = { rows: await snapshot(ctx.db, ctx.model), files: fileContents(uploads, names) };
+
+      const paused = join(scratch.dir, 'paused');
+      const child = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'import-child.ts'), JSON.stringify(ctx.config), uploads], {
+        env: { ...process.env, CAPI_IMPORT_TEST_PAUSE: paused, CAPI_IMPORT_TEST_PAUSE_AT: point },
+        stdio: 'ignore',
+      });
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      await vi.waitFor(() => expect(existsSync(paused)).toBe(true), { timeout: 30_000, interval: 50 });
+      child.kill('SIGKILL');
+      await exited;
+      expect(workFolders(uploads)).toHaveLength(1);
+
+      const next = await runImport(ctx.db, ctx.model, uploads, { dryRun: true });
+      expect(next.problems.map((problem) => problem.message)).toEqual([expect.stringMatching(/^the project already has content/)]);
+      const expected = point === 'store' ? own : imported;
+      expect({ rows: await snapshot(ctx.db, ctx.model), files: fileContents(uploads, names) }).toEqual(expected);
+      expect(uploadedNames(uploads)).toEqual(names);
+      expect(workFolders(uploads)).toEqual([]);
+      expect(await ctx.db.query('SELECT id FROM capi_committed_changes')).toEqual([]);
+    },
+    60_000,
+  );
 
   describe('rows that break the storage invariants together are refused before commit, naming them', () => {
     type Line = { type?: string; id?: number; data?: Record<string, unknown>; left?: { field?: string } };

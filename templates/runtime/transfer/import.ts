@@ -17,6 +17,7 @@
  * deleted in the same transaction and the objects its file rows own (those of the configured
  * provider) are copied aside, restored if the import fails.
  */
+import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { lstat, mkdir, writeFile } from 'node:fs/promises';
@@ -27,7 +28,7 @@ import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
 import type { UploadProviderConfig } from '../upload/provider-config.ts';
 import { createUploadProvider, storedNames, type UploadProvider } from '../upload/provider.ts';
 import { serializeFile, type FileRow } from '../upload/serialize.ts';
-import { removeJournal, writeJournal } from '../upload/placement-journal.ts';
+import { forgetCommitted, markCommitted, removeJournal, writeJournal } from '../upload/placement-journal.ts';
 import { storedNameFromUrl } from '../upload/safety.ts';
 import { tmpFolderName, UploadFolder } from '../upload/storage.ts';
 import { storeFiles, type Placement } from '../upload/stored-files.ts';
@@ -61,7 +62,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   const started = performance.now();
   // An import killed while it stored files left them half replaced: they are put back before
   // anything is read (a dry run included), as the server does when it starts.
-  if (isFolder(join(options.uploadDir, tmpFolderName))) UploadFolder.openSync(options.uploadDir).sweepSync();
+  if (isFolder(join(options.uploadDir, tmpFolderName))) await UploadFolder.openSync(options.uploadDir).sweep({ db: options.db });
   const check = new ImportWalk(options);
   await check.run();
   const existing = await existingRows(options.db, options.model);
@@ -95,6 +96,8 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   await mkdir(displacedDir);
   let placement: Placement | undefined;
   let walk: ImportWalk | undefined;
+  const journalId = provider.name === 'local' ? randomUUID() : undefined;
+  const pause = testPause();
   try {
     await options.db.transaction(async (tx) => {
       const displaced = await storedFileNames(tx, provider);
@@ -112,10 +115,18 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
       await resetSequences(tx, walk.tablesWithIds);
       // Last, so that no file is stored unless every row is in; undone if the commit fails, or
       // by the next start or import if this process is killed before it commits.
-      if (provider.name === 'local') await writeJournal(work.path, { root: folder.root, stagedDir, backupDir: displacedDir, names: walk.staged.map((file) => file.fileName) });
-      placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir }, testPause());
+      // The row commits with the transaction: it tells the recovery after a kill whether to keep
+      // the new files or put the old ones back.
+      if (journalId !== undefined) {
+        await markCommitted(tx, journalId);
+        await writeJournal(work.path, { id: journalId, root: folder.root, stagedDir, backupDir: displacedDir, names: walk.staged.map((file) => file.fileName) });
+      }
+      placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir }, pause);
     });
+    await pause.afterCommit?.();
     await removeJournal(work.path);
+    // Nothing asks about a change without a journal: a row left by a failure here is harmless.
+    if (journalId !== undefined) await forgetCommitted(options.db, [journalId]).catch(() => undefined);
   } catch (error) {
     await placement?.undo();
     throw error;
@@ -181,16 +192,23 @@ async function localNames(db: Queryable): Promise<Set<string>> {
   return names;
 }
 
+/** Where an import can be paused for a test: after its first file is stored, or after its commit. */
+const pausePoints = { store: 'afterStore', commit: 'afterCommit' } as const;
+
 /**
- * `CAPI_IMPORT_TEST_PAUSE=<file>`: after the first file is stored, write `<file>` and wait forever.
- * Only for tests that kill an import at that step (test/transfer/import-cli.test.ts): it makes the
- * moment of the kill certain.
+ * `CAPI_IMPORT_TEST_PAUSE=<file>`: at the pause point (`CAPI_IMPORT_TEST_PAUSE_AT`, `store` by
+ * default, or `commit`: after the commit, before the journal is removed), write `<file>` and wait
+ * forever. Only for tests that kill an import at that step (test/transfer/): it makes the moment
+ * of the kill certain.
  */
-function testPause(): { afterStore?: () => Promise<void> } {
+function testPause(): { afterStore?: () => Promise<void>; afterCommit?: () => Promise<void> } {
   const marker = process.env['CAPI_IMPORT_TEST_PAUSE'];
   if (marker === undefined || marker === '') return {};
+  const at = (process.env['CAPI_IMPORT_TEST_PAUSE_AT'] ?? 'store') as keyof typeof pausePoints;
+  const point = pausePoints[at];
+  if (point === undefined) throw new Error(`CAPI_IMPORT_TEST_PAUSE_AT: expected ${Object.keys(pausePoints).join(' or ')}`);
   return {
-    afterStore: async () => {
+    [point]: async () => {
       await writeFile(marker, String(process.pid));
       await new Promise<never>(() => setInterval(() => undefined, 60_000));
     },

@@ -7,22 +7,32 @@
  * rolls back with the database, but the files would stay the archive's, and the next start would
  * sweep the work folder with the only copies.
  *
- * So, before the first file is stored, a journal goes into the work folder: where the upload
- * folder is and which names the change stores. It is removed once the transaction has committed.
- * A work folder that still has its journal belongs to a change that never committed: the sweep of
- * dead work folders (upload/storage.ts, at every start and at the next import) first undoes it —
- * each original is moved back from the folder of copies, each file the change added is removed —
- * and only then deletes the folder. Local provider only: a bucket's objects cannot be restored
- * from a synchronous start-up sweep.
+ * So, before the first file is stored, a journal goes into the work folder: its id, where the
+ * upload folder is and which names the change stores; and inside the same transaction a row keyed
+ * by that id goes into `capi_committed_changes`. The journal is removed once the transaction has
+ * committed, then the row. A work folder that still has its journal belongs to a change killed
+ * before that: whether the row exists says whether its transaction committed (the row commits or
+ * rolls back with the change). The sweep of dead work folders (upload/storage.ts, at every start
+ * and at the next import) settles it: committed, the new files are kept (the copies of the
+ * originals go with the folder); not committed, each original is moved back and each file the
+ * change added removed. Then the row and the folder go. Local provider only: a bucket's objects
+ * are not restored after a kill.
  */
 import { existsSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Queryable } from '../database.ts';
+import { quote } from '../engine/sql.ts';
 import { resolveInside } from './safety.ts';
 
 const journalFile = 'placement-journal.json';
 
+/** Rows of changes that committed while their journal may still be on disk (generator/emit/prisma.ts creates it). */
+export const COMMITTED_CHANGES_TABLE = 'capi_committed_changes';
+
 export interface PlacementJournal {
+  /** The change's key in COMMITTED_CHANGES_TABLE. */
+  readonly id: string;
   /** The upload folder the files are stored in. */
   readonly root: string;
   /** Where the new files wait (their stored copies are hard links of them: same inode). */
@@ -45,15 +55,43 @@ export async function removeJournal(workDir: string): Promise<void> {
   await unlink(join(workDir, journalFile)).catch(() => undefined);
 }
 
+/** Records, inside the change's transaction, that it committed: the row exists only if the transaction did. */
+export async function markCommitted(tx: Queryable, id: string): Promise<void> {
+  await tx.execute(`INSERT INTO ${quote(COMMITTED_CHANGES_TABLE)} (id) VALUES (?)`, [id]);
+}
+
+/** Which of `ids` committed. */
+export async function committedIds(db: Queryable, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await db.query<{ id: string }>(`SELECT id FROM ${quote(COMMITTED_CHANGES_TABLE)} WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+  return new Set(rows.map((row) => row.id));
+}
+
+/** Drops the rows of changes whose journals are gone: nothing will ask about them again. */
+export async function forgetCommitted(db: Queryable, ids: readonly string[]): Promise<void> {
+  if (ids.length > 0) await db.execute(`DELETE FROM ${quote(COMMITTED_CHANGES_TABLE)} WHERE id IN (${ids.map(() => '?').join(', ')})`, ids);
+}
+
+/** The journal a work folder holds: there when its change was killed before the journal's removal. */
+export function readJournalSync(workDir: string): PlacementJournal | undefined {
+  const path = join(workDir, journalFile);
+  return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as PlacementJournal) : undefined;
+}
+
 /**
- * Undoes the uncommitted change a dead process's work folder records, if any: originals moved
- * back, added files removed. Returns how many files were restored or removed. Throws when it
+ * Finishes the change a dead process's journal records: a committed one is rolled forward (the
+ * new files stay; the copies of the originals go with the work folder), any other is undone. The
+ * journal is removed last. Returns how many files were restored or removed. Throws when it
  * cannot, so that the caller keeps the folder (and the copies in it).
  */
-export function undoPlacementSync(workDir: string): number {
-  const path = join(workDir, journalFile);
-  if (!existsSync(path)) return 0;
-  const journal = JSON.parse(readFileSync(path, 'utf8')) as PlacementJournal;
+export function settlePlacementSync(workDir: string, journal: PlacementJournal, committed: boolean): number {
+  const undone = committed ? 0 : undoPlacementSync(journal);
+  unlinkSync(join(workDir, journalFile));
+  return undone;
+}
+
+/** Originals moved back, added files removed. */
+function undoPlacementSync(journal: PlacementJournal): number {
   const backups = new Set(existsSync(journal.backupDir) ? readdirSync(journal.backupDir) : []);
   let undone = 0;
   for (const name of journal.names) {
@@ -72,7 +110,6 @@ export function undoPlacementSync(workDir: string): number {
     renameSync(resolveInside(journal.backupDir, name), resolveInside(journal.root, name));
     undone++;
   }
-  unlinkSync(path);
   return undone;
 }
 

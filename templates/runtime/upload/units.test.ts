@@ -344,15 +344,15 @@ describe('the upload folder', () => {
     const running = (pid: number): boolean => pid === 4000002;
 
     // This process is still running and made `mine` after it started: only the dead one goes.
-    expect(folder.sweepSync({ isRunning: running }).sort()).toEqual([dead]);
+    expect((await folder.sweep({ isRunning: running })).sort()).toEqual([dead]);
     expect(existsSync(mine.path) && existsSync(join(folder.tmpRoot, alive)) && existsSync(join(folder.tmpRoot, otherHost)) && existsSync(work)).toBe(true);
 
     // A process restarted with the same pid (pid 1 in a container) sweeps its previous run's folders.
-    expect(folder.sweepSync({ isRunning: running, startedAt: Date.now() + 1000 })).toEqual([basename(mine.path)]);
+    expect(await folder.sweep({ isRunning: running, startedAt: Date.now() + 1000 })).toEqual([basename(mine.path)]);
 
     // A day later, whatever is left is stale, whoever made it.
     const tomorrow = Date.now() + 2 * 24 * 60 * 60 * 1000;
-    expect(folder.sweepSync({ isRunning: running, now: tomorrow }).sort()).toEqual([alive, otherHost, 'work-test'].sort());
+    expect((await folder.sweep({ isRunning: running, now: tomorrow })).sort()).toEqual([alive, otherHost, 'work-test'].sort());
     expect(readdirSync(folder.tmpRoot)).toEqual([]);
   });
 
@@ -365,7 +365,7 @@ describe('the upload folder', () => {
     const running = `${prefix}-${process.ppid}-eeeeee`;
     mkdirSync(join(folder.tmpRoot, exited));
     mkdirSync(join(folder.tmpRoot, running));
-    expect(folder.sweepSync()).toEqual([exited]);
+    expect(await folder.sweep()).toEqual([exited]);
     expect(readdirSync(folder.tmpRoot).sort()).toEqual([mine, running, 'work-test'].sort());
   });
 });
