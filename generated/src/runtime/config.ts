@@ -30,6 +30,8 @@
  *   graphql.landingPage: the GraphiQL IDE at GET /graphql; default: on unless NODE_ENV=production.
  *     playgroundAlways (Strapi 4's name): true turns it on in production too.
  *   graphql.apolloServer.introspection: default: on unless NODE_ENV=production.
+ *   graphql.apolloServer.hideSchemaDetailsFromClientErrors (Apollo's name): no "Did you mean" hints
+ *     in errors; default: whenever introspection is off.
  *   graphql.amountLimit: largest number of entries any list or _connection field returns, at any
  *     nesting level: larger page sizes (and limit -1) are lowered to it, as maxLimit lowers them;
  *     the smaller of the two applies. Not set: no such cap.
@@ -37,7 +39,7 @@
  *   upload.config: Strapi's `upload.config` — the provider that stores files (upload/provider-config.ts);
  *     its `sizeLimit` is the same setting as upload.sizeLimit (give it in one place).
  *                          "users-permissions": { config: { jwt: { expiresIn: "30d" } } }
- *                            documentation: { enabled?: boolean }  (Swagger UI at /api/docs; default: off when NODE_ENV=production)
+ *                            documentation: { enabled?: boolean }  (/api/openapi.json and Swagger UI at /api/docs; default: off when NODE_ENV=production)
  *   users-permissions.config.jwt.expiresIn: how long a user JWT lives (Strapi's key and default):
  *     a JWT without an `exp` claim is accepted for this long after its `iat`, and refused without
  *     one. Seconds, or a duration like "30d", "12h", "90m".
@@ -135,6 +137,11 @@ export interface GraphqlConfig {
   readonly landingPage: boolean;
   /** Answer introspection queries (`__schema`, `__type`). */
   readonly introspection: boolean;
+  /**
+   * Leave graphql-js' "Did you mean ...?" hints out of error messages: they name fields, arguments
+   * and enum values, which would give away the schema introspection keeps to itself.
+   */
+  readonly hideSchemaDetailsFromClientErrors: boolean;
 }
 
 export interface Locale {
@@ -189,8 +196,9 @@ export interface EmailTemplate {
 }
 
 /**
- * plugins.json `documentation`: `{ enabled }` turns the Swagger UI page (/api/docs) on or off.
- * Unset, it is on except when NODE_ENV is production. /api/openapi.json is always served.
+ * plugins.json `documentation`: `{ enabled }` turns the OpenAPI document (/api/openapi.json) and
+ * its Swagger UI page (/api/docs) on or off. Unset, they are on except when NODE_ENV is
+ * production, as the GraphQL IDE and introspection are.
  */
 export interface DocumentationConfig {
   readonly enabled: boolean;
@@ -228,8 +236,8 @@ export interface LoadConfigOptions {
   readonly env?: Environment;
   /**
    * When given, permissions are checked against the model's actions (a typo in an action name
-   * is an error rather than a silently missing permission), and a missing permissions.json
-   * means `defaultPermissions(model)` instead of no permissions at all.
+   * is an error rather than a silently missing permission). A missing permissions.json means
+   * `defaultPermissions()`: signing in and up, and no content for anyone.
    */
   readonly model?: PermissionModel;
 }
@@ -241,7 +249,7 @@ export const defaultSqliteFilename = '.data/data.db';
 export const defaultPostgresUrl = 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const defaultMysqlUrl = 'mysql://root@127.0.0.1:3306/db';
 
-/** Contents of the config files that do not depend on the model (see defaultPermissions). */
+/** Contents of the config files other than permissions.json (see defaultPermissions). */
 export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Exclude<ConfigFileName, 'permissions.json'>, JsonValue>> {
   return {
     // The JSON body limit is strapi::body's jsonLimit in middlewares.json (server.json's is still read).
@@ -480,7 +488,7 @@ function pluginsConfig(where: Where, json: unknown, env: Environment): AppConfig
 
 function documentationConfig(where: Where, json: unknown, env: Environment): DocumentationConfig {
   const c = object(where, json, ['enabled']);
-  return { enabled: c.enabled === undefined ? env.NODE_ENV !== 'production' : boolean(at(where, 'enabled'), c.enabled) };
+  return { enabled: c.enabled === undefined ? !isProduction(env) : boolean(at(where, 'enabled'), c.enabled) };
 }
 
 /** Strapi's email plugin settings: `provider` "log" (the default: messages go to the log) or "smtp". */
@@ -581,11 +589,12 @@ function graphqlConfig(where: Where, json: unknown, production: boolean): Graphq
   if (c.endpoint !== undefined && c.endpoint !== '/graphql') fail(at(w, 'endpoint'), `can only be "/graphql" ${got(c.endpoint)}`);
   if (c.shadowCRUD !== undefined && c.shadowCRUD !== true) fail(at(w, 'shadowCRUD'), `can only be true: capi generates the whole schema ${got(c.shadowCRUD)}`);
   const aw = at(w, 'apolloServer');
-  const apollo = object(aw, c.apolloServer ?? {}, ['introspection', 'tracing']);
+  const apollo = object(aw, c.apolloServer ?? {}, ['introspection', 'hideSchemaDetailsFromClientErrors', 'tracing']);
   // Strapi's documented example sets Apollo 2's `tracing`, which Apollo 4 (Strapi 5's) ignores too.
   if (apollo.tracing !== undefined) boolean(at(aw, 'tracing'), apollo.tracing);
   const playgroundAlways = c.playgroundAlways === undefined ? false : boolean(at(w, 'playgroundAlways'), c.playgroundAlways);
   const landingPage = playgroundAlways || (c.landingPage === undefined ? !production : boolean(at(w, 'landingPage'), c.landingPage));
+  const introspection = apollo.introspection === undefined ? !production : boolean(at(aw, 'introspection'), apollo.introspection);
   const defaultLimit = c.defaultLimit === undefined ? 10 : integer(at(w, 'defaultLimit'), c.defaultLimit, { min: 1 });
   let maxLimit: number | null = null;
   if (c.maxLimit !== undefined && c.maxLimit !== -1) {
@@ -605,7 +614,9 @@ function graphqlConfig(where: Where, json: unknown, production: boolean): Graphq
     maxCost: c.maxCost === undefined || c.maxCost === null ? null : integer(at(w, 'maxCost'), c.maxCost, { min: 1 }),
     amountLimit: c.amountLimit === undefined || c.amountLimit === null ? null : integer(at(w, 'amountLimit'), c.amountLimit, { min: 1 }),
     landingPage,
-    introspection: apollo.introspection === undefined ? !production : boolean(at(aw, 'introspection'), apollo.introspection),
+    introspection,
+    hideSchemaDetailsFromClientErrors:
+      apollo.hideSchemaDetailsFromClientErrors === undefined ? !introspection : boolean(at(aw, 'hideSchemaDetailsFromClientErrors'), apollo.hideSchemaDetailsFromClientErrors),
   };
 }
 
@@ -667,15 +678,16 @@ function uploadConfig(where: Where, json: unknown, env: Environment): UploadConf
   return { sizeLimit, allowedMimeTypes, provider: uploadProviderConfig(cw, strapi.provider, strapi.providerOptions, env) };
 }
 
-const roleName = /^[a-z][a-z0-9_-]*$/;
+/** A role of config/permissions.json: a name in lower case. */
+export const rolePattern = /^[a-z][a-z0-9_-]*$/;
 
 function permissionsConfig(where: Where, json: unknown, model: PermissionModel | undefined): Permissions {
-  if (json === undefined) return model === undefined ? { public: [], authenticated: [] } : defaultPermissions(model);
+  if (json === undefined) return defaultPermissions();
   const file = asObject(where, json);
   const known = model === undefined ? undefined : knownActions(model);
   const roles: { public: readonly string[]; authenticated: readonly string[]; [role: string]: readonly string[] } = { public: [], authenticated: [] };
   for (const [role, value] of Object.entries(file)) {
-    if (!roleName.test(role)) fail(where, `role "${role}" must be a name in lower case (letters, digits, "-" or "_")`);
+    if (!rolePattern.test(role)) fail(where, `role "${role}" must be a name in lower case (letters, digits, "-" or "_")`);
     const w = at(where, role);
     const actions = array(w, value).map((action, index) => {
       const aw = at(w, index);

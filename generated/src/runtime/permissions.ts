@@ -26,8 +26,6 @@ export const singleTypeActions = ['find', 'update', 'delete'] as const;
 export const uploadActions = ['find', 'findOne', 'upload', 'destroy'] as const;
 export const listLocalesAction = 'plugin::i18n.locales.listLocales';
 
-const readActions: ReadonlySet<string> = new Set(['find', 'findOne']);
-
 /**
  * users-permissions' actions as Strapi names them. Its user and role types are content types of
  * the model, but their actions are the plugin's (`user.destroy`, not `delete`).
@@ -40,9 +38,12 @@ export const usersPermissionsActions = {
 
 const USERS_PERMISSIONS = 'plugin::users-permissions';
 
-/** What Strapi grants a new project's public role: signing in and up, and the password flows. */
+/**
+ * What Strapi 5 grants a new project (users-permissions' `DEFAULT_PERMISSIONS`): the public role
+ * may sign in and up and run the password and confirmation flows; the authenticated role may read
+ * its own account and change its password.
+ */
 const publicUsersPermissions = ['callback', 'connect', 'emailConfirmation', 'forgotPassword', 'register', 'resetPassword', 'sendEmailConfirmation'].map((a) => `${USERS_PERMISSIONS}.auth.${a}`);
-/** ... and its authenticated role: reading and changing their own account. */
 const authenticatedUsersPermissions = [`${USERS_PERMISSIONS}.auth.changePassword`, `${USERS_PERMISSIONS}.user.me`];
 
 /** `plugin::users-permissions.user.destroy` for `delete` on the plugin's types, `<uid>.<action>` for every other type. */
@@ -67,22 +68,12 @@ export function knownActions(model: PermissionModel): readonly string[] {
 }
 
 /**
- * What a freshly generated project allows: anyone may read every content type, list and read
- * media, list locales, sign in and up; an authenticated caller may do everything with content
- * and media, and read and change their own account (managing other users is for roles given
- * the `plugin::users-permissions.user.*` actions, as in Strapi).
+ * What a new project allows, as a new Strapi project does: no content, media or locales for
+ * anyone until config/permissions.json grants them (`capi permissions grant`), so that a type
+ * is never public by accident.
  */
-export function defaultPermissions(model: PermissionModel): Permissions {
-  const isRead = (action: string): boolean => readActions.has(action.slice(action.lastIndexOf('.') + 1));
-  return {
-    public: [
-      ...sortedTypes(model).flatMap((type) => contentTypeActions(type).filter(isRead)),
-      ...uploadActions.filter((a) => readActions.has(a)).map((a) => `plugin::upload.content-api.${a}`),
-      listLocalesAction,
-      ...publicUsersPermissions,
-    ],
-    authenticated: [...knownActions(model).filter((a) => !a.startsWith(`${USERS_PERMISSIONS}.`)), ...authenticatedUsersPermissions],
-  };
+export function defaultPermissions(): Permissions {
+  return { public: [...publicUsersPermissions], authenticated: [...authenticatedUsersPermissions] };
 }
 
 function sortedTypes(model: PermissionModel): ContentTypeRef[] {

@@ -9,6 +9,10 @@
  * it is a warning, so that a project can be tried without setting everything up first. A salt
  * that differs from the one the stored tokens were created with is an error in the log either way
  * (the tokens are refused; the server may still serve public content).
+ *
+ * A JWT_SECRET shorter than HS256's key size is a warning: every token it signed lets anyone try
+ * secrets offline, and a guessed one signs in as any user. API_TOKEN_SALT has no such check: it
+ * keys the hashes of 128-byte random access keys, which no salt length makes guessable.
  */
 import type { Queryable } from './database.ts';
 import { isProduction, MissingSecretError } from './env.ts';
@@ -18,6 +22,9 @@ import { hasApiTokens, saltChangedMessage, tokenSalt, tokensOfOtherSalts } from 
 import { jwtSecret } from './user-jwt.ts';
 
 const USER_UID = 'plugin::users-permissions.user';
+
+/** RFC 7518, 3.2: an HS256 key must be at least as long as the hash, 256 bits. Strapi generates 16 random bytes. */
+export const MIN_JWT_SECRET_BYTES = 32;
 
 export interface SecretsCheck {
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -32,9 +39,12 @@ export async function checkSecrets({ env, db, model, logger }: SecretsCheck): Pr
     if (production) throw error;
     logger.warn(error.message);
   };
-  if (Object.hasOwn(model.contentTypes, USER_UID) && jwtSecret(env) === undefined) {
+  const secret = jwtSecret(env);
+  if (Object.hasOwn(model.contentTypes, USER_UID) && secret === undefined) {
     missing(new MissingSecretError('JWT_SECRET', 'users sign in with JWTs signed with it'));
   }
+  // With or without users: JWTs with a `sub` claim (`capi jwt`) are checked with it too.
+  if (secret !== undefined && secret.length < MIN_JWT_SECRET_BYTES) logger.warn(shortSecretMessage(secret.length));
   if (!(await hasApiTokens(db))) return;
   const salt = tokenSalt(env);
   if (salt === undefined) {
@@ -43,4 +53,8 @@ export async function checkSecrets({ env, db, model, logger }: SecretsCheck): Pr
   }
   const others = await tokensOfOtherSalts(db, salt);
   if (others > 0) logger.error(saltChangedMessage(others));
+}
+
+function shortSecretMessage(bytes: number): string {
+  return `JWT_SECRET is ${bytes} bytes long; HS256 needs at least ${MIN_JWT_SECRET_BYTES} (RFC 7518, 3.2): a short secret can be guessed offline from any token it signed, and then signs in as anyone. Set ${MIN_JWT_SECRET_BYTES} random bytes or more (openssl rand -base64 48)`;
 }

@@ -26,29 +26,46 @@ export function assertBody(data: unknown): asserts data is Body {
 
 /** Throws the first key, depth first in body order, that the schema does not accept. */
 export function assertKnownKeys(model: ModelSchema, attributes: Attributes, data: Body, localized: boolean): void {
-  const extras = new Set(['publishedAt', ...(localized ? ['locale'] : [])]);
-  scan(model, attributes, data, null, extras);
+  const rootExtras = new Set(['publishedAt', ...(localized ? ['locale'] : [])]);
+  walk(model, attributes, data, null, (key, field, holder) => {
+    if (field !== undefined || (holder === null ? rootExtras : COMPONENT_EXTRAS).has(key)) return;
+    throw new ValidationError(messages.invalidKey(key, holder), { key, path: holder, source: 'body' });
+  });
 }
 
-function scan(model: ModelSchema, attributes: Attributes, data: Body, attributePath: string | null, extras: ReadonlySet<string>): void {
+/**
+ * Strapi's content API refuses relation input (any value: ids, documentIds, connect, set,
+ * disconnect, null) whose target the caller may not `find`, in components and dynamic zones
+ * too, before looking at what it names: `Invalid key author` (`Invalid key article at
+ * blocks.article` inside one), so the answer is the same whether the target exists or not.
+ * Media are not relations here and are not checked, as in Strapi.
+ */
+export function assertReadableRelations(model: ModelSchema, attributes: Attributes, data: Body, canRead: (uid: string) => boolean): void {
+  walk(model, attributes, data, null, (key, field, holder) => {
+    if (field?.kind !== 'relation' || canRead(field.target)) return;
+    const path = holder === null ? key : `${holder}.${key}`;
+    throw new ValidationError(messages.invalidKey(key, path), { key, path, source: 'body' });
+  });
+}
+
+/** Calls `visit` for every key of the body, depth first in body order, with its field (if any) and the attribute path of the object holding it. */
+function walk(model: ModelSchema, attributes: Attributes, data: Body, holder: string | null, visit: (key: string, field: Field | undefined, holder: string | null) => void): void {
   for (const [key, value] of Object.entries(data)) {
     const field = Object.hasOwn(attributes, key) ? attributes[key] : undefined;
-    if (field === undefined) {
-      if (extras.has(key)) continue;
-      throw new ValidationError(messages.invalidKey(key, attributePath), { key, path: attributePath, source: 'body' });
-    }
-    const path = attributePath === null ? key : `${attributePath}.${key}`;
+    visit(key, field, holder);
+    if (field === undefined) continue;
+    const path = holder === null ? key : `${holder}.${key}`;
     if (field.kind === 'component') {
       const component = model.components[field.component];
       if (component === undefined) continue;
       for (const item of Array.isArray(value) ? value : [value]) {
-        if (isBody(item)) scan(model, component.attributes, item, path, COMPONENT_EXTRAS);
+        if (isBody(item)) walk(model, component.attributes, item, path, visit);
       }
     } else if (field.kind === 'dynamiczone' && Array.isArray(value)) {
       for (const item of value) {
         if (!isBody(item) || typeof item.__component !== 'string') continue;
         const component = field.components.includes(item.__component) ? model.components[item.__component] : undefined;
-        if (component !== undefined) scan(model, component.attributes, item, path, COMPONENT_EXTRAS);
+        if (component !== undefined) walk(model, component.attributes, item, path, visit);
       }
     }
   }

@@ -13,8 +13,8 @@
  *   same status.
  */
 import { ApplicationError } from '../errors.ts';
-import type { ContentTypeSchema } from '../schema.ts';
-import { assertBody, assertKnownKeys } from './body-keys.ts';
+import type { ContentTypeSchema, ModelSchema } from '../schema.ts';
+import { assertBody, assertKnownKeys, assertReadableRelations } from './body-keys.ts';
 import { hashPasswords, parseBody } from './body-parse.ts';
 import type { ColumnValue, ScalarRules } from './body-scalars.ts';
 import type { ParsedObject } from './body-types.ts';
@@ -54,6 +54,14 @@ export function assertWritableBody(ctx: Pick<WriteContext, 'model'>, schema: Con
   assertBody(data);
   assertKnownKeys(ctx.model, schema.attributes, data, schema.localized);
   return data;
+}
+
+/**
+ * Strapi's content-API input check, run by the REST and GraphQL actions before the write: the
+ * body's keys, then its relations, refused when they target a type the caller may not read.
+ */
+export function assertCallerInput(model: ModelSchema, schema: ContentTypeSchema, data: unknown, canRead: (uid: string) => boolean): void {
+  assertReadableRelations(model, schema.attributes, assertWritableBody({ model }, schema, data), canRead);
 }
 
 /**

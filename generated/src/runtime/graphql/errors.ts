@@ -55,18 +55,24 @@ export function strapiError(error: HttpError): { message: string; extensions: St
   return { message, extensions: { code, error: { name: error.name, message, details: error.details } } };
 }
 
+export interface FormatOptions {
+  /** Leave graphql-js' "Did you mean ...?" hints out (config.ts `hideSchemaDetailsFromClientErrors`). */
+  readonly hideSuggestions?: boolean;
+}
+
 /**
  * Apollo's `formatError`. `formatted` is what Apollo would send; `error` the GraphQLError it came
  * from, whose `originalError` is what a resolver threw.
  */
-export function formatGraphqlError(logger: Logger): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+export function formatGraphqlError(logger: Logger, options: FormatOptions = {}): (formatted: GraphQLFormattedError, error: unknown) => GraphQLFormattedError {
+  const hints = options.hideSuggestions === true ? withoutSuggestion : (formatted: GraphQLFormattedError) => formatted;
   return (formatted, error) => {
     const thrown = isGraphqlError(error) ? error.originalError : error;
     if (thrown instanceof HttpError) {
       if (thrown instanceof InternalServerError) logger.error({ err: thrown, path: formatted.path }, 'GraphQL resolver failed');
       return withPath(strapiError(thrown), formatted);
     }
-    if (thrown === undefined || isGraphqlError(thrown)) return withoutStack(asClientError(withLimitName(formatted)));
+    if (thrown === undefined || isGraphqlError(thrown)) return withoutStack(asClientError(hints(withLimitName(formatted))));
     // Errors of the request itself (a custom scalar rejecting a variable, say) were classified by
     // Apollo already; only failures inside execution are the server's fault.
     if (formatted.path === undefined && formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR') return withoutStack(formatted);
@@ -96,6 +102,17 @@ export function contextError(thrown: unknown, logger: Logger): GraphQLError {
  */
 function isGraphqlError(value: unknown): value is GraphQLError {
   return value instanceof GraphQLError || Object.prototype.toString.call(value) === '[object GraphQLError]';
+}
+
+/**
+ * graphql-js ends a message with its hint: "Cannot query field "slugg" on type "Article". Did you
+ * mean "slug"?", and so do its variable errors ("... Did you mean the enum value "PUBLISHED"?"),
+ * which Apollo's own hideSchemaDetailsFromClientErrors leaves alone.
+ */
+const suggestion = / ?Did you mean .+\?$/s;
+
+function withoutSuggestion(formatted: GraphQLFormattedError): GraphQLFormattedError {
+  return suggestion.test(formatted.message) ? { ...formatted, message: formatted.message.replace(suggestion, '') } : formatted;
 }
 
 /** graphql-js' own words for the token limit ("more that 400 tokens") do not say which setting it is. */

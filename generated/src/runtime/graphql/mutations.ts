@@ -16,7 +16,8 @@
  * What a create or update answers is read back with one engine call planned from its selection,
  * in the status and locale written.
  */
-import { authorize } from '../access.ts';
+import { authorize, canRead } from '../access.ts';
+import { assertCallerInput } from '../engine/write-documents.ts';
 import { typeAction } from '../permissions.ts';
 import { NotFoundError } from '../errors.ts';
 import type { DocumentRef, WriteOptions } from '../engine/types.ts';
@@ -40,7 +41,12 @@ export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeB
     const locale = writeLocale(args, schema);
     return { status: statusArg(args['status']), ...(locale === undefined ? {} : { locale }) };
   };
-  const body = (args: Args): unknown => writeBody(runtime.bindings, schema, args['data']);
+  /** The mutation's data as a REST body, refused as REST refuses it (a relation to a type the caller may not read). */
+  const body = (args: Args, context: GraphqlContext): unknown => {
+    const data = writeBody(runtime.bindings, schema, args['data']);
+    assertCallerInput(runtime.model, schema, data, (target) => canRead(context.access, target));
+    return data;
+  };
 
   /** The version just written, read the way the mutation's selection asks. */
   const readBack = async (ref: DocumentRef, status: Status, context: GraphqlContext, info: GraphQLResolveInfo) => {
@@ -55,7 +61,7 @@ export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeB
     resolvers[mutations.create] = async (_source, args, context, info) => {
       authorize(context.access, `${uid}.create`);
       const writeOptions = options(args);
-      const ref = await documents.create(uid, body(args), writeOptions);
+      const ref = await documents.create(uid, body(args, context), writeOptions);
       return readBack(ref, writeOptions.status, context, info);
     };
   }
@@ -63,7 +69,8 @@ export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeB
   resolvers[mutations.update] = async (_source, args, context, info) => {
     authorize(context.access, `${uid}.update`);
     const writeOptions = options(args);
-    const ref = schema.kind === 'singleType' ? await documents.putSingle(uid, body(args), writeOptions) : await documents.update(uid, String(args['documentId']), body(args), writeOptions);
+    const ref =
+      schema.kind === 'singleType' ? await documents.putSingle(uid, body(args, context), writeOptions) : await documents.update(uid, String(args['documentId']), body(args, context), writeOptions);
     return ref === null ? null : readBack(ref, writeOptions.status, context, info);
   };
 

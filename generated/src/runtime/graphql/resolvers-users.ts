@@ -2,13 +2,13 @@
  * users-permissions' GraphQL operations (Strapi 5's names): `me`, `login`, `register`,
  * `forgotPassword`, `resetPassword`, `changePassword`, `emailConfirmation`. Each checks the action
  * its REST route checks and answers through the same service, so messages are the same.
- * `UsersPermissionsMe` carries the user's role, as in Strapi. The mutations whose REST route is
- * rate-limited count in the same limiter, under that route's path. The user CRUD mutations read
+ * `UsersPermissionsMe` carries the user's role, as in Strapi. The rate-limited mutations count in
+ * the same counters as their REST routes (users/rate-limit.ts). The user CRUD mutations read
  * the user back the way their selection asks, relations included, as the queries do.
  */
 import { authorize, type Access } from '../access.ts';
 import type { ReadQuery } from '../query/types.ts';
-import type { SignInLimiter } from '../users/rate-limit.ts';
+import type { SignInLimiter, SignInOperation } from '../users/rate-limit.ts';
 import type { UsersService } from '../users/service.ts';
 import { USER_UID, type Account, type AccountStore } from '../users/store.ts';
 import type { GraphQLResolveInfo } from './graphql-js.ts';
@@ -22,15 +22,6 @@ export interface UsersGraphql {
   readonly accounts: AccountStore;
   readonly limiter: SignInLimiter;
 }
-
-/** The REST route each rate-limited mutation counts as (email confirmation's route is not limited). */
-const LIMITED_ROUTES = {
-  login: '/api/auth/local',
-  register: '/api/auth/local/register',
-  forgotPassword: '/api/auth/forgot-password',
-  resetPassword: '/api/auth/reset-password',
-  changePassword: '/api/auth/change-password',
-} as const;
 
 export function usersQueryResolvers(users: UsersGraphql): ObjectResolvers {
   return {
@@ -47,7 +38,7 @@ export function usersMutationResolvers(runtime: GraphqlRuntime, users: UsersGrap
     authorize(access, `${UP}.${action}`);
     return access;
   };
-  const attempt = (mutation: keyof typeof LIMITED_ROUTES, body: unknown, context: GraphqlContext) => users.limiter.count({ body, route: LIMITED_ROUTES[mutation], address: context.address ?? '' });
+  const gate = (operation: SignInOperation, context: GraphqlContext) => users.limiter.attempt(operation, context.address ?? '');
   /** The user as the mutation's `data { ... }` selection asks, in one engine call. */
   const presented = async (account: Account, context: GraphqlContext, info: GraphQLResolveInfo) => {
     const plan = dataSelection(runtime, context, info, runtime.targets.relation(USER_UID));
@@ -62,28 +53,23 @@ export function usersMutationResolvers(runtime: GraphqlRuntime, users: UsersGrap
   };
   return {
     login: async (_s, args, context) => {
-      await attempt('login', input(args), context);
       allowed(context.access, 'auth.callback');
-      return payload(await service.login(input(args)));
+      return payload(await service.login(input(args), gate('login', context)));
     },
     register: async (_s, args, context) => {
-      await attempt('register', input(args), context);
       allowed(context.access, 'auth.register');
-      return payload(await service.register(input(args)));
+      return payload(await service.register(input(args), gate('register', context)));
     },
     forgotPassword: async (_s, args, context) => {
-      await attempt('forgotPassword', args, context);
       allowed(context.access, 'auth.forgotPassword');
-      return service.forgotPassword(args);
+      return service.forgotPassword(args, gate('forgotPassword', context));
     },
     resetPassword: async (_s, args, context) => {
-      await attempt('resetPassword', args, context);
       allowed(context.access, 'auth.resetPassword');
-      return payload(await service.resetPassword(args));
+      return payload(await service.resetPassword(args, gate('resetPassword', context)));
     },
     changePassword: async (_s, args, context) => {
-      await attempt('changePassword', args, context);
-      return payload(await service.changePassword(allowed(context.access, 'auth.changePassword'), args));
+      return payload(await service.changePassword(allowed(context.access, 'auth.changePassword'), args, gate('changePassword', context)));
     },
     createUsersPermissionsUser: async (_s, args, context, info) => {
       allowed(context.access, 'user.create');

@@ -97,6 +97,7 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
     // A plain `content-type: application/json` POST passes; what a cross-site form could send does not.
     csrfPrevention: true,
     includeStacktraceInErrorResponses: false,
+    // formatError leaves the hints out instead (errors.ts): Apollo's option only sees validation errors.
     hideSchemaDetailsFromClientErrors: false,
     allowBatchedHttpRequests: false,
     persistedQueries: false,
@@ -105,7 +106,7 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
     validationRules: [depthLimitRule(limits.depthLimit), aliasLimitRule(limits.maxAliases), inputLiteralRule()],
     // A backstop for fragment fan-out; the cost limit normally refuses such documents first.
     maxRecursiveSelections: true,
-    formatError: formatGraphqlError(logger),
+    formatError: formatGraphqlError(logger, { hideSuggestions: app.config.plugins.graphql.hideSchemaDetailsFromClientErrors }),
     logger,
     plugins: [
       // First: the cost plugin reads the variables this one bounds.

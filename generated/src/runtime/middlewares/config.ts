@@ -142,7 +142,8 @@ const readers: Readonly<Record<MiddlewareName, Reader>> = {
   'strapi::cors': (where, config) => ({ name: 'strapi::cors', config: corsConfig(where, config ?? {}) }),
   'strapi::poweredBy': (where, config) => {
     const c = object(where, config ?? {}, ['poweredBy']);
-    return { name: 'strapi::poweredBy', config: { poweredBy: c.poweredBy === undefined ? 'Strapi <strapi.io>' : string(at(where, 'poweredBy'), c.poweredBy) } };
+    // capi answers, not Strapi: the header names what serves the request (configurable, as in Strapi).
+    return { name: 'strapi::poweredBy', config: { poweredBy: c.poweredBy === undefined ? 'capi' : string(at(where, 'poweredBy'), c.poweredBy) } };
   },
   'strapi::query': (where, config) => {
     const c = object(where, config ?? {}, ['depth', 'arrayLimit', 'parameterLimit', 'strictNullHandling']);
@@ -289,12 +290,31 @@ function corsConfig(where: Where, json: JsonObject): CorsConfig {
   if (origin !== '*' && origin.includes('*')) fail(at(where, 'origin'), `mixes "*" with origins ${got(c.origin)}`);
   return {
     origin,
-    credentials: c.credentials === undefined ? true : boolean(at(where, 'credentials'), c.credentials),
+    credentials: corsCredentials(at(where, 'credentials'), c.credentials, origin),
     methods: c.methods === undefined ? ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] : stringList(at(where, 'methods'), c.methods).map((m) => m.toUpperCase()),
     headers: c.headers === undefined ? ['Content-Type', 'Authorization', 'Origin', 'Accept'] : stringList(at(where, 'headers'), c.headers),
     expose: c.expose === undefined ? [] : stringList(at(where, 'expose'), c.expose),
     maxAge: c.maxAge === undefined ? 31_536_000 : c.maxAge === null ? null : integer(at(where, 'maxAge'), c.maxAge, { min: 0 }),
   };
+}
+
+/**
+ * Credentials go with named origins only. Strapi's default (credentials with any origin) echoes
+ * every caller's origin with `Access-Control-Allow-Credentials: true`, so that any web page may
+ * send a visitor's cookies and read the answers; browsers refuse `*` with credentials for that
+ * reason. The default is therefore credentials with a list and none with `*`, and asking for both
+ * is refused rather than quietly weakened or dropped.
+ */
+function corsCredentials(where: Where, value: unknown, origin: CorsConfig['origin']): boolean {
+  if (value === undefined) return origin !== '*';
+  const credentials = boolean(where, value);
+  if (credentials && origin === '*') {
+    fail(
+      where,
+      'cannot be true with origin "*": any web page could then send your visitors\' cookies and read the answers. List the origins allowed to (origin: ["https://front.example"]), or set credentials to false',
+    );
+  }
+  return credentials;
 }
 
 /** Strapi's `strapi::security` defaults, which its own config deep-merges over. */

@@ -101,14 +101,13 @@ function helmetOptions(config: SecurityConfig): HelmetOptions {
 
 /**
  * Strapi's `strapi::cors` on @koa/cors: a request without an Origin gets `*`; with `origin: "*"`
- * and credentials (the default) the caller's origin is echoed, since browsers refuse `*` with
- * credentials; with a list, a listed origin is echoed and any other gets no CORS header at all.
+ * every origin gets `*` (never credentials: config.ts refuses the pair); with a list, a listed
+ * origin is echoed and any other gets no CORS header at all.
  */
 function corsOptions(config: CorsConfig): CorsOptions {
   return {
     origin: (origin, callback) => {
-      if (origin === undefined) return callback(null, '*');
-      if (config.origin === '*') return callback(null, config.credentials ? origin : '*');
+      if (origin === undefined || config.origin === '*') return callback(null, '*');
       return callback(null, config.origin.includes(origin) ? origin : false);
     },
     credentials: config.credentials,

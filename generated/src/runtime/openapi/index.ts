@@ -2,8 +2,10 @@
  * The API's OpenAPI 3.1 document and a Swagger UI page for it:
  *
  *   GET /api/openapi.json   the document capi generated into the project (openapi.json)
- *   GET /api/docs           Swagger UI, its assets served from swagger-ui-dist (no CDN), when
- *                           plugins.json `documentation.enabled` (default: not in production)
+ *   GET /api/docs           Swagger UI, its assets served from swagger-ui-dist (no CDN)
+ *
+ * Both only when plugins.json `documentation.enabled` (default: not in production, as the GraphQL
+ * IDE and introspection): a public map of every route and field is for development.
  *
  * The page's start-up script is a file of its own, so a Content-Security-Policy without
  * 'unsafe-inline' scripts still lets it run.
@@ -66,6 +68,7 @@ export function docsPathTaken(model: ModelSchema): boolean {
 }
 
 export function openapiMount(app: AppContext): Mount[] {
+  if (!app.config.plugins.documentation.enabled) return [];
   let document: string;
   try {
     document = readFileSync(join(app.config.projectRoot, OPENAPI_FILE), 'utf8');
@@ -79,8 +82,8 @@ export function openapiMount(app: AppContext): Mount[] {
     res.type('application/json').send(document);
   });
   const taken = docsPathTaken(app.model);
-  if (taken && app.config.plugins.documentation.enabled) app.logger.warn(`a content type is served at /api/${DOCS_SEGMENT}: the Swagger UI page is off`);
-  if (app.config.plugins.documentation.enabled && !taken) {
+  if (taken) app.logger.warn(`a content type is served at /api/${DOCS_SEGMENT}: the Swagger UI page is off`);
+  if (!taken) {
     const dist = swaggerUiDist();
     const page: RequestHandler = (req, res) => {
       // `/api/docs/` would resolve ./docs/… one level too deep: send it to `/api/docs`.

@@ -21,12 +21,13 @@ import type { ComponentSchema, ContentTypeSchema, Field, ModelSchema, ScalarFiel
 import { FILE_LINK_TABLE, UPLOAD_FILE_UID } from '../upload/file-schema.ts';
 import { isStoredFileName, storedNameFromUrl } from '../upload/safety.ts';
 import type { StagedFile } from '../upload/stored-files.ts';
-import { archiveEntries, ArchiveError, defaultMaxLineBytes, jsonLines, readJsonEntry, type ArchiveEntry } from './archive-reader.ts';
+import { archiveEntries, ArchiveError, jsonlStages, parseLine, rawLines, readJsonEntry, type ArchiveEntry, type JsonlStage } from './archive-reader.ts';
 import { isRowId, parseEntityLine, parseLinkLine, type EntityLine, type LinkLine, type LinkSide } from './lines.ts';
 import { emptyCounts, increment, ProblemList, type ImportCounts, type ProgressListener, type TransferStage } from './report.ts';
 import { ImportError, InsertBatches } from './insert-batches.ts';
+import { defaultImportLimits, ImportLimitError, type ImportLimits } from './limits.ts';
 import { diffSchemas, parseArchiveSchema, type ArchiveSchema } from './schema-diff.ts';
-import { isSkippedAttribute, targetOf, type TypeTarget } from './targets.ts';
+import { isSkippedAttribute, own, targetOf, type TypeTarget } from './targets.ts';
 
 /** Where a write pass writes: the transaction, the work folder assets are staged in, and the upload provider they go to. */
 export interface WalkSink {
@@ -34,6 +35,8 @@ export interface WalkSink {
   readonly workDir: string;
   /** The project's upload provider: archived local files get its name and its URLs (as Strapi's import gives them). */
   readonly storage: { readonly name: string; urlOf(fileName: string): string };
+  /** The stored names the check pass found file rows for: other assets are not stored. */
+  readonly expectedAssets: ReadonlySet<string>;
 }
 
 export interface WalkOptions {
@@ -45,7 +48,8 @@ export interface WalkOptions {
   readonly roles: readonly string[];
   /** Data the project has no place for is skipped instead of stopping the import. */
   readonly allowMissing: boolean;
-  readonly maxLineBytes?: number;
+  /** The import's budget; each limit not given is its default (limits.ts). */
+  readonly limits?: Partial<ImportLimits>;
   readonly progress?: ProgressListener;
 }
 
@@ -54,6 +58,12 @@ const timestampField: ScalarField = { kind: 'scalar', type: 'datetime', column: 
 /** Columns of `files` that cannot be null. */
 const requiredFileColumns = ['name', 'hash', 'mime', 'size', 'url', 'provider'];
 const progressEvery = 500;
+/** Distinct skipped types kept apart in the report; more share one line (memory stays bounded). */
+const maxDistinct = 1_000;
+/** Schemas are kept until the end (they are compared with the project's): a bound of their own. */
+const maxSchemas = 10_000;
+/** Strapi's order columns are 32-bit integers (or doubles holding their positions). */
+const maxPosition = 2_147_483_647;
 
 type OwnerSchema = ContentTypeSchema | ComponentSchema;
 
@@ -73,12 +83,20 @@ export class ImportWalk {
   readonly #expectedAssets = new Map<string, string>();
   /** The type of each stored file name, from its file row: what the provider stores it with. */
   readonly #assetMimes = new Map<string, string>();
-  readonly #assets = new Set<string>();
+  /** Size of each asset of the archive, by stored name. */
+  readonly #assets = new Map<string, number>();
   readonly #archiveLocales = new Set<string>();
   readonly #archiveRoles = new Set<string>();
   readonly #done: Record<TransferStage, number> = { check: 0, entities: 0, links: 0, assets: 0, export: 0 };
   #configurationLines = 0;
   #linksSeen = false;
+  #lines = 0;
+  /** The parts strapi export always writes, seen: one missing means a cut (or foreign) archive. */
+  readonly #stagesSeen = new Set<JsonlStage | 'metadata.json'>();
+  /** Lists whose positions were renumbered because capi's order columns could not hold them as given. */
+  #renumberedPositions = 0;
+  #roundedMediaPositions = 0;
+  readonly #limits: ImportLimits;
   /**
    * Exact positions of links whose Strapi order is fractional (Strapi may store 1.5 after a
    * reorder), per link table: by owner row, then by target document for the inverse order. The
@@ -96,11 +114,17 @@ export class ImportWalk {
     private readonly totals?: Partial<Record<TransferStage, number>>,
   ) {
     this.#batches = sink === undefined ? undefined : new InsertBatches(sink.db);
+    this.#limits = { ...defaultImportLimits, ...options.limits };
   }
 
   /** Lines and files seen per stage (the totals of the next pass's progress bars). */
   get seen(): Readonly<Record<TransferStage, number>> {
     return { ...this.#done, check: this.#total() };
+  }
+
+  /** The stored names file rows of the archive expect (the assets the write pass stores). */
+  get expectedAssets(): ReadonlySet<string> {
+    return new Set(this.#expectedAssets.keys());
   }
 
   /** Drops what only this pass needed (the id maps), keeping counts, problems and notes. */
@@ -111,7 +135,7 @@ export class ImportWalk {
   }
 
   async run(): Promise<void> {
-    for await (const item of archiveEntries(this.options.archive)) await this.#entry(item);
+    for await (const item of archiveEntries(this.options.archive, this.#limits)) await this.#entry(item);
     await this.#batches?.flush();
     await this.#renumberFractional();
     this.#finish();
@@ -135,6 +159,7 @@ export class ImportWalk {
     if (item.kind === 'jsonl' && (item.stage === 'entities' || item.stage === 'links')) await this.#enter(item.stage);
     switch (item.kind) {
       case 'metadata': {
+        this.#stagesSeen.add('metadata.json');
         const metadata = (await readJsonEntry(item.entry, item.path)) as { strapi?: { version?: unknown } } | null;
         const version = metadata?.strapi?.version;
         if (typeof version === 'string') this.strapiVersion = version;
@@ -143,11 +168,20 @@ export class ImportWalk {
       case 'jsonl':
         if (item.stage === 'entities' && this.#linksSeen) throw new ArchiveError(`${item.path}: entities after links (strapi export writes every entity first)`);
         if (item.stage === 'links') this.#linksSeen = true;
-        for await (const line of jsonLines(item.entry, item.path, this.options.maxLineBytes ?? defaultMaxLineBytes)) {
+        this.#stagesSeen.add(item.stage);
+        for await (const raw of rawLines(item.entry, item.path, this.#limits.maxLineBytes)) {
+          if (++this.#lines > this.#limits.maxLines) throw new ImportLimitError('maxLines', this.#limits.maxLines, raw.where);
+          // Strapi's settings are counted, not imported: they are not even parsed.
+          if (item.stage === 'configuration') {
+            this.#configurationLines++;
+            continue;
+          }
+          const line = { value: parseLine(raw.bytes, raw.where), where: raw.where };
           switch (item.stage) {
             case 'schemas': {
               const schema = parseArchiveSchema(line.value);
               if (schema === undefined) throw new ArchiveError(`${line.where}: not a schema`);
+              if (this.#schemas.length >= maxSchemas) throw new ArchiveError(`${line.where}: more than ${maxSchemas} schemas (a project has a few dozen types)`);
               this.#schemas.push(schema);
               break;
             }
@@ -158,9 +192,6 @@ export class ImportWalk {
             case 'links':
               await this.#link(parseLinkLine(line.value, line.where), line.where);
               this.#tick('links');
-              break;
-            case 'configuration':
-              this.#configurationLines++;
               break;
           }
         }
@@ -193,13 +224,28 @@ export class ImportWalk {
   #finish(): void {
     if (this.#current !== undefined) this.#finished(this.#current);
     if (this.sink === undefined) this.options.progress?.({ stage: 'check', done: this.#total(), finished: true });
-    if (this.#schemas.length === 0) this.problems.add('error', 'the archive has no schemas/ (not a strapi export archive?)');
+    for (const part of [...jsonlStages, 'metadata.json' as const]) {
+      if (!this.#stagesSeen.has(part))
+        this.problems.add('error', `the archive has no ${part === 'metadata.json' ? part : `${part}/`}, which strapi export always writes: it was cut short, or is not a strapi export archive`);
+    }
+    if (this.#roundedMediaPositions > 0) {
+      this.notes.add(`${this.#roundedMediaPositions} media position(s) were fractional or below 1, which capi's order column does not hold: rounded to whole numbers (from 0), so neighbours may tie`);
+    }
+    if (this.#renumberedPositions > 0) {
+      this.notes.add(`${this.#renumberedPositions} relation position(s) were fractional or below 1, which capi's order columns do not hold: their lists keep their order, renumbered 1..n`);
+    }
     for (const difference of diffSchemas(this.#schemas, this.options.model)) this.problems.add('difference', difference);
     for (const [name, where] of this.#expectedAssets) {
       if (!this.#assets.has(name)) this.problems.add('difference', `the file /uploads/${name} is not in the archive's assets`, where);
     }
-    const orphans = [...this.#assets].filter((name) => !this.#expectedAssets.has(name)).length;
-    if (orphans > 0) this.notes.add(`${orphans} asset file(s) belong to no file row; they are copied all the same`);
+    const orphans = [...this.#assets].filter(([name]) => !this.#expectedAssets.has(name));
+    if (orphans.length > 0) {
+      // Counted as what is imported: the files stored.
+      const counts = this.counts as { assets: number; assetBytes: number };
+      counts.assets -= orphans.length;
+      counts.assetBytes -= orphans.reduce((sum, [, size]) => sum + size, 0);
+      this.notes.add(`${orphans.length} asset file(s) belong to no file row; they are not copied`);
+    }
     const missingLocales = [...this.#archiveLocales].filter((code) => !this.options.locales.includes(code));
     if (missingLocales.length > 0) this.notes.add(`locales of the archive missing from config/plugins.json i18n.locales: ${missingLocales.join(', ')}`);
     const missingRoles = [...this.#archiveRoles].filter((type) => !this.options.roles.includes(type));
@@ -216,7 +262,9 @@ export class ImportWalk {
   }
 
   #skip(uid: string, reason: string): void {
-    const entry = (this.counts.skipped[uid] ??= { count: 0, reason });
+    // The names are the archive's (any `admin::...` is skipped): past a bound they share one entry.
+    const key = Object.hasOwn(this.counts.skipped, uid) || Object.keys(this.counts.skipped).length < maxDistinct ? uid : 'other types and fields';
+    const entry = Object.hasOwn(this.counts.skipped, key) ? this.counts.skipped[key]! : (this.counts.skipped[key] = { count: 0, reason: key === uid ? reason : 'several reasons' });
     entry.count++;
   }
 
@@ -322,7 +370,7 @@ export class ImportWalk {
     const owned: [string, Field, unknown][] = [];
     for (const [name, raw] of Object.entries(data)) {
       if (name === '__component' || isSkippedAttribute(uid, name)) continue;
-      const field = schema.attributes[name];
+      const field = own(schema.attributes, name);
       if (field === undefined) {
         this.problems.add('difference', `${uid}.${name}: values in the archive, attribute not in the project`, where);
         continue;
@@ -393,7 +441,7 @@ export class ImportWalk {
   }
 
   async #component(ownerUid: string, ownerId: number, name: string, uid: string, item: unknown, ord: number, where: string): Promise<void> {
-    const schema = this.options.model.components[uid];
+    const schema = own(this.options.model.components, uid);
     if (schema === undefined) {
       this.problems.add('difference', `${uid}: components in the archive, component not in the project`, where);
       return;
@@ -459,14 +507,18 @@ export class ImportWalk {
       this.problems.add('error', `${owner.type}.${owner.field ?? '?'}: links to ${target.type} rows that are not in the archive (or were refused)`, where);
       return;
     }
+    if (!this.#positionsInRange(owner, target, where)) return;
     // Positions are 1-based on both sides, as Strapi's order columns.
     const ord = position(owner.pos) ?? 1;
     const inverseOrd = position(target.pos);
-    if (this.sink !== undefined && (isFractional(owner.pos) || isFractional(target.pos))) {
-      const fractional = this.#fractional.get(field.linkTable) ?? { owners: new Map(), targets: new Map() };
-      this.#fractional.set(field.linkTable, fractional);
-      if (isFractional(owner.pos)) setIn(fractional.owners, owner.ref, documentId, owner.pos);
-      if (isFractional(target.pos)) setIn(fractional.targets, documentId, owner.ref, target.pos);
+    if (isRenumbered(owner.pos) || isRenumbered(target.pos)) {
+      this.#renumberedPositions++;
+      if (this.sink !== undefined) {
+        const fractional = this.#fractional.get(field.linkTable) ?? { owners: new Map(), targets: new Map() };
+        this.#fractional.set(field.linkTable, fractional);
+        if (isRenumbered(owner.pos)) setIn(fractional.owners, owner.ref, documentId, owner.pos);
+        if (isRenumbered(target.pos)) setIn(fractional.targets, documentId, owner.ref, target.pos);
+      }
     }
     // A link imported twice (from both of its sides) is kept once. Without a sink nothing is written.
     const conflict = this.sink?.db.dialect.insertIgnore(['entity_id', 'target_document_id']) ?? '';
@@ -527,6 +579,18 @@ export class ImportWalk {
     }
   }
 
+  /** Whether both positions fit the order columns, after reporting one that does not. */
+  #positionsInRange(...sides: [LinkSide, LinkSide, string]): boolean {
+    const [left, right, where] = sides;
+    for (const side of [left, right]) {
+      if (side.pos !== undefined && Math.abs(side.pos) > maxPosition) {
+        this.problems.add('error', `${left.type}.${left.field ?? '?'}: a link position (${side.pos}) outside the range an order column holds (±${maxPosition})`, where);
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** The target of a link side's type; undefined after reporting a type the project lacks. */
   #linkTarget(side: LinkSide, where: string): TypeTarget | undefined {
     const target = targetOf(this.options.model, side.type);
@@ -536,7 +600,7 @@ export class ImportWalk {
 
   #relationField(target: TypeTarget, side: LinkSide, where: string): (Field & { kind: 'relation' }) | undefined {
     if (target.kind === 'skipped') return undefined;
-    const field = side.field === undefined ? undefined : target.schema.attributes[side.field];
+    const field = side.field === undefined ? undefined : own(target.schema.attributes, side.field);
     if (field === undefined) {
       if (side.field !== undefined && isSkippedAttribute(side.type, side.field)) {
         this.#skip(`${side.type}.${side.field}`, 'capi keeps this elsewhere');
@@ -559,7 +623,7 @@ export class ImportWalk {
       this.#skip(`${owner.type}.${owner.field ?? '?'}`, `media of a type not imported: ${target.reason}`);
       return;
     }
-    const field = owner.field === undefined ? undefined : target.schema.attributes[owner.field];
+    const field = owner.field === undefined ? undefined : own(target.schema.attributes, owner.field);
     if (field === undefined || field.kind !== 'media') {
       this.problems.add(
         field === undefined ? 'difference' : 'error',
@@ -576,6 +640,8 @@ export class ImportWalk {
       this.problems.add('error', `${owner.type}.${owner.field}: media of rows that are not in the archive (or were refused)`, where);
       return;
     }
+    if (!this.#positionsInRange(owner, file, where)) return;
+    if (isRenumbered(owner.pos)) this.#roundedMediaPositions++;
     await this.#insert(where, FILE_LINK_TABLE, [
       ['file_id', file.ref],
       ['related_type', owner.type],
@@ -591,11 +657,11 @@ export class ImportWalk {
   async #asset(name: string, path: string, size: number, entry: ReadEntry): Promise<void> {
     if (!isStoredFileName(name)) throw new ArchiveError(`${path}: refusing the asset name ${JSON.stringify(name)} (one plain file name expected)`);
     if (this.#assets.has(name)) throw new ArchiveError(`${path}: the asset appears twice`);
-    this.#assets.add(name);
+    this.#assets.set(name, size);
     const counts = this.counts as { assets: number; assetBytes: number };
     counts.assets++;
     counts.assetBytes += size;
-    if (this.sink === undefined) {
+    if (this.sink === undefined || !this.sink.expectedAssets.has(name)) {
       for await (const chunk of entry as AsyncIterable<Buffer>) void chunk;
       return;
     }
@@ -629,9 +695,12 @@ function rehostedUrl(url: string, storage: WalkSink['storage']): string {
   return name === undefined ? url : storage.urlOf(name);
 }
 
-/** A Strapi position as capi's integer order column holds it. */
-function isFractional(pos: number | undefined): pos is number {
-  return pos !== undefined && !Number.isInteger(pos);
+/**
+ * Whether a position must be renumbered to keep its list's order: capi's order columns hold
+ * integers from 1 (Strapi may store 1.5 after a reorder, or 0.5 before the first).
+ */
+function isRenumbered(pos: number | undefined): pos is number {
+  return pos !== undefined && (!Number.isInteger(pos) || pos < 1);
 }
 
 function setIn<K, L>(map: Map<K, Map<L, number>>, key: K, inner: L, value: number): void {

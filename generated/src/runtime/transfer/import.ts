@@ -17,8 +17,10 @@
  * deleted in the same transaction and the objects its file rows own (those of the configured
  * provider) are copied aside, restored if the import fails.
  */
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { mkdir } from 'node:fs/promises';
+import { lstat, mkdir, writeFile } from 'node:fs/promises';
 import type { Database, Queryable } from '../database.ts';
 import { quote } from '../engine/sql.ts';
 import type { ModelSchema } from '../schema.ts';
@@ -26,10 +28,13 @@ import { FILE_LINK_TABLE } from '../upload/file-schema.ts';
 import type { UploadProviderConfig } from '../upload/provider-config.ts';
 import { createUploadProvider, storedNames, type UploadProvider } from '../upload/provider.ts';
 import { serializeFile, type FileRow } from '../upload/serialize.ts';
-import { UploadFolder } from '../upload/storage.ts';
+import { forgetCommitted, markCommitted, removeJournal, writeJournal } from '../upload/placement-journal.ts';
+import { storedNameFromUrl } from '../upload/safety.ts';
+import { tmpFolderName, UploadFolder } from '../upload/storage.ts';
 import { storeFiles, type Placement } from '../upload/stored-files.ts';
 import { ImportWalk, type WalkOptions } from './import-walk.ts';
 import { ImportError } from './insert-batches.ts';
+import { brokenInvariants } from './invariants.ts';
 import type { ImportReport } from './report.ts';
 import { contentTables, linkTables } from './tables.ts';
 
@@ -55,10 +60,16 @@ export class ImportRefusedError extends Error {
 
 export async function importArchive(options: ImportOptions): Promise<ImportReport> {
   const started = performance.now();
+  // An import killed while it stored files left them half replaced: they are put back before
+  // anything is read (a dry run included), as the server does when it starts.
+  if (isFolder(join(options.uploadDir, tmpFolderName))) await UploadFolder.openSync(options.uploadDir).sweep({ db: options.db });
   const check = new ImportWalk(options);
   await check.run();
   const existing = await existingRows(options.db, options.model);
   if (existing > 0 && !options.force) check.problems.add('error', `the project already has content (${existing} rows): --force replaces it`);
+  if ((options.uploadProvider?.provider ?? 'local') === 'local') {
+    for (const obstacle of await obstacles(options.uploadDir, check.expectedAssets, await localNames(options.db))) check.problems.add('error', obstacle);
+  }
   const report = (written: boolean, walk: ImportWalk = check): ImportReport => ({
     ...(check.strapiVersion === undefined ? {} : { strapiVersion: check.strapiVersion }),
     counts: walk.counts,
@@ -73,6 +84,7 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   }
   if (options.dryRun) return report(false);
   // The writing pass builds its own maps; only the check's counts and messages are kept.
+  const expectedAssets = check.expectedAssets;
   check.release();
 
   const folder = UploadFolder.openSync(options.uploadDir);
@@ -84,18 +96,37 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   await mkdir(displacedDir);
   let placement: Placement | undefined;
   let walk: ImportWalk | undefined;
+  const journalId = provider.name === 'local' ? randomUUID() : undefined;
+  const pause = testPause();
   try {
     await options.db.transaction(async (tx) => {
       const displaced = await storedFileNames(tx, provider);
       await clearContent(tx, options.model);
-      walk = new ImportWalk(options, { db: tx, workDir: stagedDir, storage: provider }, check.seen);
+      walk = new ImportWalk(options, { db: tx, workDir: stagedDir, storage: provider, expectedAssets }, check.seen);
       await walk.run();
       // The archive changed between the passes (it is being written to?): nothing is kept.
       if (walk.problems.blocking(options.allowMissing)) throw new ImportError(`the archive changed while it was imported: ${walk.problems.list()[0]?.message ?? ''}`);
+      // Lines that were each fine may still break the storage's promises together: refused before commit.
+      const broken = await brokenInvariants(tx, options.model);
+      if (broken.length > 0) {
+        for (const message of broken) check.problems.add('error', message);
+        throw new ImportRefusedError(report(false, walk));
+      }
       await resetSequences(tx, walk.tablesWithIds);
-      // Last, so that no file is stored unless every row is in; undone if the commit fails.
-      placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir });
+      // Last, so that no file is stored unless every row is in; undone if the commit fails, or
+      // by the next start or import if this process is killed before it commits.
+      // The row commits with the transaction: it tells the recovery after a kill whether to keep
+      // the new files or put the old ones back.
+      if (journalId !== undefined) {
+        await markCommitted(tx, journalId);
+        await writeJournal(work.path, { id: journalId, root: folder.root, stagedDir, backupDir: displacedDir, names: walk.staged.map((file) => file.fileName) });
+      }
+      placement = await storeFiles(provider, walk.staged, { names: displaced, backupDir: displacedDir }, pause);
     });
+    await pause.afterCommit?.();
+    await removeJournal(work.path);
+    // Nothing asks about a change without a journal: a row left by a failure here is harmless.
+    if (journalId !== undefined) await forgetCommitted(options.db, [journalId]).catch(() => undefined);
   } catch (error) {
     await placement?.undo();
     throw error;
@@ -107,6 +138,81 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
   // would keep the rows of an import that fails afterwards.
   await analyze(options.db, options.model);
   return report(true, walk);
+}
+
+/**
+ * What stands where the local provider would put the archive's files, found before anything is
+ * written (and said by the dry run): the upload folder or its work folder being a file, a folder
+ * under a file's name, or a file no file row owns (which an import never overwrites; one a row
+ * owns is replaced by --force, and put back if the import fails).
+ */
+async function obstacles(uploadDir: string, names: ReadonlySet<string>, owned: ReadonlySet<string>): Promise<string[]> {
+  const found: string[] = [];
+  for (const folder of [uploadDir, join(uploadDir, tmpFolderName)]) {
+    const kind = await kindOf(folder);
+    if (kind !== undefined && kind !== 'folder') return [`the upload folder ${folder} is a ${kind}, not a folder: move it away`];
+  }
+  for (const name of names) {
+    const kind = await kindOf(join(uploadDir, name));
+    if (kind === undefined || (kind === 'file' && owned.has(name))) continue;
+    found.push(`/uploads/${name}: a ${kind === 'file' ? 'file no file row owns' : kind} is where the archive's file goes: move it away`);
+  }
+  return found;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function kindOf(path: string): Promise<'file' | 'folder' | 'link or special file' | undefined> {
+  try {
+    const stats = await lstat(path);
+    return stats.isFile() ? 'file' : stats.isDirectory() ? 'folder' : 'link or special file';
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The names of the local provider's files the project's file rows own (originals and formats). */
+async function localNames(db: Queryable): Promise<Set<string>> {
+  const rows = await db.query<FileRow>('SELECT * FROM files');
+  const names = new Set<string>();
+  for (const file of rows.map(serializeFile)) {
+    if (file.provider !== 'local') continue;
+    for (const { url } of [file, ...Object.values(file.formats ?? {})]) {
+      const name = storedNameFromUrl(url);
+      if (name !== undefined) names.add(name);
+    }
+  }
+  return names;
+}
+
+/** Where an import can be paused for a test: after its first file is stored, or after its commit. */
+const pausePoints = { store: 'afterStore', commit: 'afterCommit' } as const;
+
+/**
+ * `CAPI_IMPORT_TEST_PAUSE=<file>`: at the pause point (`CAPI_IMPORT_TEST_PAUSE_AT`, `store` by
+ * default, or `commit`: after the commit, before the journal is removed), write `<file>` and wait
+ * forever. Only for tests that kill an import at that step (test/transfer/): it makes the moment
+ * of the kill certain.
+ */
+function testPause(): { afterStore?: () => Promise<void>; afterCommit?: () => Promise<void> } {
+  const marker = process.env['CAPI_IMPORT_TEST_PAUSE'];
+  if (marker === undefined || marker === '') return {};
+  const at = (process.env['CAPI_IMPORT_TEST_PAUSE_AT'] ?? 'store') as keyof typeof pausePoints;
+  const point = pausePoints[at];
+  if (point === undefined) throw new Error(`CAPI_IMPORT_TEST_PAUSE_AT: expected ${Object.keys(pausePoints).join(' or ')}`);
+  return {
+    [point]: async () => {
+      await writeFile(marker, String(process.pid));
+      await new Promise<never>(() => setInterval(() => undefined, 60_000));
+    },
+  };
 }
 
 /** Rows of content the project has (the roles a server creates from config/permissions.json do not count). */

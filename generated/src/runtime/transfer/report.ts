@@ -47,14 +47,22 @@ export interface ImportReport {
   readonly durationMs: number;
 }
 
-/** Collects problems, one entry per distinct message, so a bad column in 100,000 rows is one line. */
+/** Distinct problems listed one by one; past this, the rest are counted in one entry per kind. */
+export const maxDistinctProblems = 1_000;
+
+/**
+ * Collects problems, one entry per distinct message, so a bad column in 100,000 rows is one line.
+ * Messages name what the archive names (row ids, types), so their number is bounded: an archive
+ * of distinct bad lines cannot grow the list without end.
+ */
 export class ProblemList {
   readonly #byMessage = new Map<string, { kind: ProblemKind; message: string; where?: string; count: number }>();
 
   add(kind: ProblemKind, message: string, where?: string): void {
-    const known = this.#byMessage.get(message);
+    const key = this.#byMessage.has(message) || this.#byMessage.size < maxDistinctProblems ? message : `more ${kind === 'error' ? 'errors' : 'differences'}, not listed one by one`;
+    const known = this.#byMessage.get(key);
     if (known !== undefined) known.count++;
-    else this.#byMessage.set(message, { kind, message, count: 1, ...(where === undefined ? {} : { where }) });
+    else this.#byMessage.set(key, { kind, message: key, count: 1, ...(where === undefined ? {} : { where }) });
   }
 
   list(): Problem[] {

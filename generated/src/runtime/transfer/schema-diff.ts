@@ -5,7 +5,7 @@
  * written. Every difference is listed, in both directions.
  */
 import type { Field, ModelSchema } from '../schema.ts';
-import { isProjectType, isSkippedAttribute } from './targets.ts';
+import { isProjectType, isSkippedAttribute, own } from './targets.ts';
 
 /** What an archive's schema line says about one type (the parts compared). */
 export interface ArchiveSchema {
@@ -29,7 +29,12 @@ export interface ArchiveAttribute {
 export function parseArchiveSchema(value: unknown): ArchiveSchema | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const line = value as Record<string, unknown>;
-  if (typeof line['uid'] !== 'string' || typeof line['attributes'] !== 'object' || line['attributes'] === null) return undefined;
+  if (typeof line['uid'] !== 'string' || !isRecord(line['attributes'])) return undefined;
+  const attributes = line['attributes'];
+  if (
+    !Object.values(attributes).every((attribute) => isRecord(attribute) && typeof attribute['type'] === 'string' && (attribute['components'] === undefined || Array.isArray(attribute['components'])))
+  )
+    return undefined;
   const options = (line['options'] ?? {}) as Record<string, unknown>;
   const pluginOptions = (line['pluginOptions'] ?? {}) as Record<string, { localized?: unknown } | undefined>;
   return {
@@ -37,8 +42,12 @@ export function parseArchiveSchema(value: unknown): ArchiveSchema | undefined {
     modelType: line['modelType'] === 'component' ? 'component' : 'contentType',
     draftAndPublish: options['draftAndPublish'] === true,
     localized: pluginOptions['i18n']?.localized === true,
-    attributes: line['attributes'] as Record<string, ArchiveAttribute>,
+    attributes: attributes as Record<string, ArchiveAttribute>,
   };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Every difference between the archive's types and the project's, one sentence each. */
@@ -48,8 +57,8 @@ export function diffSchemas(archive: readonly ArchiveSchema[], model: ModelSchem
   for (const schema of archive) {
     if (!isProjectType(schema.uid)) continue;
     seen.add(schema.uid);
-    const contentType = schema.modelType === 'component' ? undefined : model.contentTypes[schema.uid];
-    const project = schema.modelType === 'component' ? model.components[schema.uid] : contentType;
+    const contentType = schema.modelType === 'component' ? undefined : own(model.contentTypes, schema.uid);
+    const project = schema.modelType === 'component' ? own(model.components, schema.uid) : contentType;
     if (project === undefined) {
       differences.push(`${schema.uid}: in the archive, not in the project`);
       continue;
@@ -61,7 +70,7 @@ export function diffSchemas(archive: readonly ArchiveSchema[], model: ModelSchem
     }
     for (const [name, attribute] of Object.entries(schema.attributes)) {
       if (isSkippedAttribute(schema.uid, name) || (attribute.type === 'relation' && (attribute as { relation?: string }).relation?.startsWith('morph'))) continue;
-      const field = project.attributes[name];
+      const field = own(project.attributes, name);
       if (field === undefined) {
         differences.push(`${schema.uid}.${name}: in the archive, not in the project`);
         continue;
@@ -70,7 +79,7 @@ export function diffSchemas(archive: readonly ArchiveSchema[], model: ModelSchem
       if (mismatch !== undefined) differences.push(`${schema.uid}.${name}: ${mismatch}`);
     }
     for (const name of Object.keys(project.attributes)) {
-      if (!(name in schema.attributes)) differences.push(`${schema.uid}.${name}: in the project, not in the archive`);
+      if (!Object.hasOwn(schema.attributes, name)) differences.push(`${schema.uid}.${name}: in the project, not in the archive`);
     }
   }
   for (const uid of [...Object.keys(model.contentTypes), ...Object.keys(model.components)]) {

@@ -32,15 +32,23 @@ const skippedAttributes: Readonly<Record<string, readonly string[]>> = {
 export const systemAttributes: ReadonlySet<string> = new Set(['id', 'documentId', 'createdAt', 'updatedAt', 'publishedAt', 'createdBy', 'updatedBy', 'locale', 'localizations']);
 
 export function isSkippedAttribute(uid: string, name: string): boolean {
-  return systemAttributes.has(name) || (skippedAttributes[uid]?.includes(name) ?? false);
+  return systemAttributes.has(name) || (own(skippedAttributes, uid)?.includes(name) ?? false);
+}
+
+/**
+ * `record[key]` when the record has it as its own: names in an archive are the archive's, and a
+ * type or attribute named `constructor` or `__proto__` must not find what every object inherits.
+ */
+export function own<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** The target of `uid`, or undefined when the project lacks it (a problem to report). */
 export function targetOf(model: ModelSchema, uid: string): TypeTarget | undefined {
   if (uid === UPLOAD_FILE_UID) return { kind: 'file', schema: uploadFileSchema };
-  const contentType = model.contentTypes[uid];
+  const contentType = own(model.contentTypes, uid);
   if (contentType !== undefined) return { kind: 'contentType', schema: contentType };
-  const component = model.components[uid];
+  const component = own(model.components, uid);
   if (component !== undefined) return { kind: 'component', schema: component };
   const skipped = skippedTypes.find(([pattern]) => pattern.test(uid));
   return skipped === undefined ? undefined : { kind: 'skipped', reason: skipped[1] };

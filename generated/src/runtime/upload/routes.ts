@@ -79,9 +79,9 @@ export interface UploadMountOptions {
 const allowAll: Authorize = () => undefined;
 
 /** A MountFactory: `startServer({ mounts: [(ctx) => uploadMount(ctx, { authorize, listFiles })] })`. */
-export function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): Mount[] {
+export async function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): Promise<Mount[]> {
   const folder = UploadFolder.openSync(options.uploadDir ?? join(ctx.config.projectRoot, 'public', 'uploads'));
-  const swept = folder.sweepSync();
+  const swept = await folder.sweep({ db: ctx.db });
   // A warning: they are the traces of a process that was killed mid-upload.
   if (swept.length > 0) ctx.logger.warn({ workDirs: swept }, 'upload: removed the work folders of processes that are gone');
   const service = new UploadService(ctx.db, folder, ctx.config.plugins.upload, ctx.logger, options.media);

@@ -11,6 +11,8 @@ import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Queryable } from '../database.ts';
+import { committedIds, forgetCommitted, readJournalSync, settlePlacementSync, type PlacementJournal } from './placement-journal.ts';
 import { resolveInside } from './safety.ts';
 
 /** The work folder's parent; a dot folder, so the static route never serves it. */
@@ -83,10 +85,44 @@ export class UploadFolder {
   /**
    * Removes the work folders of processes that are gone: those of this machine whose process no
    * longer runs (or that carry this process's pid but predate it: a restarted container), and any
-   * older than a day. Run once at start-up, before the server listens; synchronous, so that no
-   * request can meet a leftover. Best effort: never throws. Returns the names removed.
+   * older than a day. A folder that holds a placement journal is a file change killed before it
+   * finished: it is settled first (placement-journal.ts), forward or back as `db` says its
+   * transaction went; without `db` it is kept. Run once at start-up, before the server listens,
+   * so that no request can meet a leftover. Best effort: never throws. Returns the names removed.
    */
-  sweepSync(options: SweepOptions = {}): string[] {
+  async sweep(options: SweepOptions & { readonly db?: Queryable } = {}): Promise<string[]> {
+    const dead = this.deadWorkDirs(options);
+    const journals = new Map(dead.map((entry) => [entry, journalOf(join(this.tmpRoot, entry))] as const));
+    const committed = await knownOutcomes(
+      options.db,
+      [...journals.values()].flatMap((journal) => (typeof journal === 'object' ? [journal.id] : [])),
+    );
+    const removed: string[] = [];
+    const settled: string[] = [];
+    for (const entry of dead) {
+      const path = join(this.tmpRoot, entry);
+      try {
+        const journal = journals.get(entry);
+        // A journal that cannot be read says nothing about what to undo: the folder and its copies stay.
+        if (journal === 'unreadable') continue;
+        if (journal !== undefined) {
+          // Unknown (no database, or it did not answer): kept for a sweep that can tell.
+          if (committed === undefined) continue;
+          settlePlacementSync(path, journal, committed.has(journal.id));
+          settled.push(journal.id);
+        }
+        rmSync(path, { recursive: true, force: true });
+        removed.push(entry);
+      } catch {
+        // Another process may be removing it too.
+      }
+    }
+    if (options.db !== undefined) await forgetCommitted(options.db, settled).catch(() => undefined);
+    return removed;
+  }
+
+  /** The names of the work folders whose process is gone. */
+  private deadWorkDirs(options: SweepOptions): string[] {
     const now = options.now ?? Date.now();
     const startedAt = options.startedAt ?? now - process.uptime() * 1000;
     const running = options.isRunning ?? isRunning;
@@ -96,24 +132,34 @@ export class UploadFolder {
     } catch {
       return [];
     }
-    const removed: string[] = [];
-    for (const entry of entries) {
-      const path = join(this.tmpRoot, entry);
+    return entries.filter((entry) => {
       try {
-        const modified = statSync(path).mtimeMs;
+        const modified = statSync(join(this.tmpRoot, entry)).mtimeMs;
         const owner = workDirOwner(entry);
         const ours = owner !== undefined && owner.host === host;
         const ownerGone = ours && (owner.pid === process.pid ? modified < startedAt : !running(owner.pid));
-        if (ownerGone || now - modified > staleWorkDirMs) {
-          rmSync(path, { recursive: true, force: true });
-          removed.push(entry);
-        }
+        return ownerGone || now - modified > staleWorkDirMs;
       } catch {
-        // Another process may be removing it too.
+        return false;
       }
-    }
-    return removed;
+    });
   }
+}
+
+/** A work folder's journal, if it has one. */
+function journalOf(path: string): PlacementJournal | 'unreadable' | undefined {
+  try {
+    return readJournalSync(path);
+  } catch {
+    return 'unreadable';
+  }
+}
+
+/** Which of the journals' changes committed; undefined when that cannot be known. */
+async function knownOutcomes(db: Queryable | undefined, ids: readonly string[]): Promise<Set<string> | undefined> {
+  if (ids.length === 0) return new Set();
+  if (db === undefined) return undefined;
+  return committedIds(db, ids).catch(() => undefined);
 }
 
 /** Whether a file-system error has this code. */

@@ -37,7 +37,12 @@ interface Backup {
 }
 
 /** Stores `files`, after copying `displace.names` aside; a failure undoes what was done and rethrows. */
-export async function storeFiles(provider: UploadProvider, files: readonly StagedFile[], displace: Displacement = { names: [], backupDir: '' }): Promise<Placement> {
+export async function storeFiles(
+  provider: UploadProvider,
+  files: readonly StagedFile[],
+  displace: Displacement = { names: [], backupDir: '' },
+  hooks: { readonly afterStore?: (fileName: string) => Promise<void> } = {},
+): Promise<Placement> {
   const incoming = new Set(files.map((file) => file.fileName));
   const backups = new Map<string, Backup>();
   /** Names stored by this change, in order. */
@@ -72,6 +77,7 @@ export async function storeFiles(provider: UploadProvider, files: readonly Stage
       const mode: PutMode = backups.has(file.fileName) ? 'overwrite' : 'create';
       await provider.put(file.fileName, file.stagedPath, file.mime, mode);
       stored.push(file.fileName);
+      await hooks.afterStore?.(file.fileName);
     }
   } catch (error) {
     await undo();

@@ -19,7 +19,7 @@ import type { ListQuery, ReadQuery } from '../query/types.ts';
 import type { I18nConfig, RestConfig } from '../config.ts';
 import type { ModelSchema } from '../schema.ts';
 import { sendJson } from '../send.ts';
-import type { SignInLimiter } from './rate-limit.ts';
+import type { SignInLimiter, SignInOperation } from './rate-limit.ts';
 import { ROLE_UID, typeOf, USER_UID, type AccountStore, type RoleRow } from './store.ts';
 import type { UsersService } from './service.ts';
 
@@ -42,7 +42,8 @@ const MAX_USERS_LISTED = 10_000;
 
 export function usersRoutes(ctx: UsersRoutesContext): Router {
   const { service } = ctx;
-  const limited = ctx.limiter.middleware;
+  // The operation names the counter, whatever spelling of its path reached it (Express matches paths case-insensitively).
+  const gate = (req: Request, operation: SignInOperation) => ctx.limiter.attempt(operation, req.ip ?? '');
   const allowed = (req: Request, action: string): Access => {
     const access = ctx.resolveAccess(req);
     authorize(access, `${UP}.${action}`);
@@ -77,33 +78,27 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
   const router = Router();
   router.post(
     '/auth/local',
-    limited,
-    respond(async (req) => (allowed(req, 'auth.callback'), ok(await service.login(req.body)))),
+    respond(async (req) => (allowed(req, 'auth.callback'), ok(await service.login(req.body, gate(req, 'login'))))),
   );
   router.post(
     '/auth/local/register',
-    limited,
-    respond(async (req) => (allowed(req, 'auth.register'), ok(await service.register(req.body)))),
+    respond(async (req) => (allowed(req, 'auth.register'), ok(await service.register(req.body, gate(req, 'register'))))),
   );
   router.post(
     '/auth/change-password',
-    limited,
-    respond(async (req) => ok(await service.changePassword(allowed(req, 'auth.changePassword'), req.body))),
+    respond(async (req) => ok(await service.changePassword(allowed(req, 'auth.changePassword'), req.body, gate(req, 'changePassword')))),
   );
   router.post(
     '/auth/forgot-password',
-    limited,
-    respond(async (req) => (allowed(req, 'auth.forgotPassword'), ok(await service.forgotPassword(req.body)))),
+    respond(async (req) => (allowed(req, 'auth.forgotPassword'), ok(await service.forgotPassword(req.body, gate(req, 'forgotPassword'))))),
   );
   router.post(
     '/auth/reset-password',
-    limited,
-    respond(async (req) => (allowed(req, 'auth.resetPassword'), ok(await service.resetPassword(req.body)))),
+    respond(async (req) => (allowed(req, 'auth.resetPassword'), ok(await service.resetPassword(req.body, gate(req, 'resetPassword'))))),
   );
   router.post(
     '/auth/send-email-confirmation',
-    limited,
-    respond(async (req) => (allowed(req, 'auth.sendEmailConfirmation'), ok(await service.sendEmailConfirmation(req.body)))),
+    respond(async (req) => (allowed(req, 'auth.sendEmailConfirmation'), ok(await service.sendEmailConfirmation(req.body, gate(req, 'sendEmailConfirmation'))))),
   );
   router.get('/auth/email-confirmation', async (req, res) => {
     allowed(req, 'auth.emailConfirmation');

@@ -13,6 +13,7 @@ import type { Logger } from '../logger.ts';
 import type { ReadQuery } from '../query/types.ts';
 import { issueUserJwt } from '../user-jwt.ts';
 import { defaultTemplates, fillTemplate, type EmailProvider } from './email.ts';
+import { identifierSubject, type SignInGate, type SignInSubject } from './rate-limit.ts';
 import { ROLE_UID, USER_UID, type Account, type AccountStore } from './store.ts';
 import {
   isEmail,
@@ -91,26 +92,28 @@ export function usersService(ctx: UsersContext) {
     present,
     issue,
 
-    async login(body: unknown): Promise<SignedIn> {
+    /**
+     * Strapi 5's order: the password is checked before the account's state, so that only someone
+     * who knows it learns that the account is blocked or unconfirmed.
+     */
+    async login(body: unknown, gate: SignInGate): Promise<SignedIn> {
       const { identifier, password } = validateCallbackBody(body);
       const [account] = await ctx.accounts.byIdentifier(identifier, 'local');
-      if (account === undefined) throw new ValidationError('Invalid identifier or password');
+      await gate(account === undefined ? identifierSubject(identifier) : { account: account.id });
+      if (account === undefined || account.passwordHash === null || !(await verifyPassword(password, account.passwordHash))) throw new ValidationError('Invalid identifier or password');
       if (ctx.config.advanced.emailConfirmation && !account.confirmed) throw new ApplicationError('Your account email is not confirmed');
       if (account.blocked) throw new ApplicationError('Your account has been blocked by an administrator');
-      if (account.passwordHash === null) {
-        throw new ApplicationError('This user never set a local password, please login with the provider used during account creation');
-      }
-      if (!(await verifyPassword(password, account.passwordHash))) throw new ValidationError('Invalid identifier or password');
       return signedIn(account);
     },
 
-    async register(body: unknown): Promise<{ jwt?: string; user: Entity }> {
+    async register(body: unknown, gate: SignInGate): Promise<{ jwt?: string; user: Entity }> {
       if (!ctx.config.advanced.allowRegister) throw new ApplicationError('Register action is currently disabled');
       const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
       const allowed = new Set(['username', 'email', 'password', ...ctx.config.register.allowedFields]);
       const invalid = Object.keys(input).filter((key) => !allowed.has(key));
       if (invalid.length > 0) throw new ValidationError(`Invalid parameters: ${invalid.join(', ')}`);
       const { email, username } = validateRegisterBody(input, ctx.passwordMinLength);
+      await gate(identifierSubject(email));
       const role = await ctx.accounts.roleByType(ctx.config.advanced.defaultRole);
       if (role === undefined) throw new ApplicationError('Impossible to find the default role');
       const conflicts = [...(await ctx.accounts.byIdentifier(email)), ...(await ctx.accounts.byIdentifier(username))].filter(
@@ -132,9 +135,10 @@ export function usersService(ctx: UsersContext) {
       return signedIn(account);
     },
 
-    async changePassword(access: Access, body: unknown): Promise<SignedIn> {
+    async changePassword(access: Access, body: unknown, gate: SignInGate): Promise<SignedIn> {
       if (access.userId === undefined) throw new ApplicationError('You must be authenticated to reset your password');
       const { currentPassword, password } = validateChangePasswordBody(body, ctx.passwordMinLength);
+      await gate({ account: access.userId });
       const account = await mustExist(access.userId);
       if (account.passwordHash === null || !(await verifyPassword(currentPassword, account.passwordHash))) {
         throw new ValidationError('The provided current password is invalid');
@@ -144,9 +148,10 @@ export function usersService(ctx: UsersContext) {
       return signedIn(account);
     },
 
-    async forgotPassword(body: unknown): Promise<{ ok: true }> {
+    async forgotPassword(body: unknown, gate: SignInGate): Promise<{ ok: true }> {
       const { email } = validateEmailBody(body);
       const account = await ctx.accounts.byEmail(email);
+      await gate(mailSubject(account, email));
       // Strapi 5 answers the same whether or not the address has an account.
       if (account === undefined || account.blocked) return { ok: true };
       const token = `${Date.now().toString(16).padStart(12, '0')}${randomBytes(58).toString('hex')}`;
@@ -158,26 +163,32 @@ export function usersService(ctx: UsersContext) {
       return { ok: true };
     },
 
-    async resetPassword(body: unknown): Promise<SignedIn> {
+    /**
+     * The code is spent before the password changes, by one conditional UPDATE: of concurrent
+     * resets with one code exactly one finds it still there. A new password the user service then
+     * refused would cost the code; its rules are checked before (validateResetPasswordBody).
+     */
+    async resetPassword(body: unknown, gate: SignInGate): Promise<SignedIn> {
       const { code, password } = validateResetPasswordBody(body, ctx.passwordMinLength);
+      await gate({ anyone: true });
       const account = await ctx.accounts.byResetToken(code);
-      if (account === undefined || !resetTokenFresh(code)) throw new ValidationError('Incorrect code provided');
+      if (account === undefined || !resetTokenFresh(code) || !(await ctx.accounts.spendResetToken(account.id, code))) throw new ValidationError('Incorrect code provided');
       await ctx.documents.update(USER_UID, account.documentId, { password }, { status: 'published' });
-      await ctx.accounts.setColumns(account.id, { resetPasswordToken: null });
       return signedIn(account);
     },
 
+    /** Like a reset code, a confirmation token is spent by one conditional UPDATE: it confirms (and, over GraphQL, signs in) once. */
     async confirmEmail(token: unknown): Promise<Account> {
       if (typeof token !== 'string' || token === '') throw new ValidationError('confirmation is a required field');
       const account = await ctx.accounts.byConfirmationToken(token);
-      if (account === undefined) throw new ValidationError('Invalid token');
-      await ctx.accounts.setColumns(account.id, { confirmed: true, confirmationToken: null });
+      if (account === undefined || !(await ctx.accounts.spendConfirmationToken(account.id, token))) throw new ValidationError('Invalid token');
       return account;
     },
 
-    async sendEmailConfirmation(body: unknown): Promise<{ email: string; sent: true }> {
+    async sendEmailConfirmation(body: unknown, gate: SignInGate): Promise<{ email: string; sent: true }> {
       const { email } = validateEmailBody(body);
       const account = await ctx.accounts.byEmail(email);
+      await gate(mailSubject(account, email));
       if (account === undefined) return { email, sent: true };
       if (account.confirmed) throw new ApplicationError('Already confirmed');
       if (account.blocked) throw new ApplicationError('User blocked');
@@ -268,6 +279,11 @@ async function accountOf(accounts: AccountStore, documentId: string): Promise<Ac
   const account = await accounts.byDocumentId(documentId);
   if (account === undefined) throw new ApplicationError('An error occurred during account creation');
   return account;
+}
+
+/** The account a mail would go to, or the address when none has it. */
+function mailSubject(account: Account | undefined, email: string): SignInSubject {
+  return account === undefined ? identifierSubject(email) : { account: account.id };
 }
 
 /** The token starts with the time it was issued at: 12 hexadecimal digits of epoch milliseconds. */

@@ -49,6 +49,13 @@ export interface AccountStore {
   byConfirmationToken(token: string): Promise<Account | undefined>;
   /** Sets private columns directly (tokens, the already-hashed password): the content API would refuse or re-hash them. */
   setColumns(id: number, values: Partial<Record<'resetPasswordToken' | 'confirmationToken' | 'confirmed', string | boolean | null>>): Promise<void>;
+  /**
+   * Clears the account's reset code if it is still `token`: true for exactly one of several
+   * concurrent callers with the same code, so that a code works once.
+   */
+  spendResetToken(id: number, token: string): Promise<boolean>;
+  /** Confirms the account and clears its confirmation token if it is still `token`: true for exactly one caller. */
+  spendConfirmationToken(id: number, token: string): Promise<boolean>;
   roles(): Promise<RoleRow[]>;
   roleByType(type: string): Promise<RoleRow | undefined>;
   roleById(id: number): Promise<RoleRow | undefined>;
@@ -75,6 +82,10 @@ export function accountStore(db: Queryable, model: ModelSchema): AccountStore {
     FROM ${quote(users.table)} u
     LEFT JOIN ${quote(role.linkTable)} l ON l.entity_id = u.id
     LEFT JOIN ${quote(roles.table)} r ON r.document_id = l.target_document_id`;
+  const table = quote(users.table);
+  /** One conditional UPDATE: the database decides which concurrent caller still finds the token, on every database alike. */
+  const spend = async (id: number, column: 'resetPasswordToken' | 'confirmationToken', token: string, also: string, params: readonly SqlValue[]): Promise<boolean> =>
+    (await db.execute(`UPDATE ${table} SET ${col(column)} = NULL${also}, updated_at = ? WHERE id = ? AND ${col(column)} = ?`, [...params, new Date(), id, token])).changes === 1;
   const many = async (where: string, params: readonly SqlValue[]): Promise<Account[]> => (await db.query(`${select} WHERE ${where} ORDER BY u.id`, params)).map(toAccount);
   const one = async (where: string, params: readonly SqlValue[]): Promise<Account | undefined> => (await many(where, params))[0];
   const roleSelect = `SELECT id, document_id, ${roleCol('name')} AS name, ${roleCol('description')} AS description, ${roleCol('type')} AS type, created_at, updated_at, published_at FROM ${quote(roles.table)}`;
@@ -97,8 +108,10 @@ export function accountStore(db: Queryable, model: ModelSchema): AccountStore {
       const sets = entries.map(([name]) => `${col(name)} = ?`).join(', ');
       // Booleans are bound in each database's form by its driver (Dialect.bindValue).
       const params = entries.map(([, value]) => value ?? null);
-      await db.execute(`UPDATE ${quote(users.table)} SET ${sets}, updated_at = ? WHERE id = ?`, [...params, new Date(), id]);
+      await db.execute(`UPDATE ${table} SET ${sets}, updated_at = ? WHERE id = ?`, [...params, new Date(), id]);
     },
+    spendResetToken: (id, token) => spend(id, 'resetPasswordToken', token, '', []),
+    spendConfirmationToken: (id, token) => spend(id, 'confirmationToken', token, `, ${col('confirmed')} = ?`, [true]),
     roles: () => roleRows('ORDER BY id', []),
     roleByType: async (type) => (await roleRows('WHERE ' + roleCol('type') + ' = ?', [type]))[0],
     roleById: async (id) => (await roleRows('WHERE id = ?', [id]))[0],
