@@ -109,7 +109,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     return [
       ...project.before,
       { path: '/', handler: access.middleware },
-      ...uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media }),
+      ...(await uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media })),
       // Before the content types, so that `/api/docs` is never taken for one.
       ...openapiMount(app),
       { path: '/api', handler: api, direct: direct.rest },

@@ -83,7 +83,7 @@ let appCounter = 0;
 async function startApp(example: ExampleDatabase, upload: unknown, env: Record<string, string> = {}): Promise<TestApp> {
   const root = join(scratch, `project-${++appCounter}`);
   const context = { config: projectWith(root, upload, env), db: example.db, model: example.model, logger: createLogger({ level: 'silent' }) };
-  const app = createApp({ ...context, mounts: uploadMount(context) });
+  const app = createApp({ ...context, mounts: await uploadMount(context) });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();

@@ -10,7 +10,7 @@
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { resolveInside } from './safety.ts';
 
 /** The work folder's parent; a dot folder, so the static route never serves it. */
@@ -81,12 +81,11 @@ export class UploadFolder {
   }
 
   /**
-   * Removes the work folders of processes that are gone: those of this machine whose process no
-   * longer runs (or that carry this process's pid but predate it: a restarted container), and any
-   * older than a day. Run once at start-up, before the server listens; synchronous, so that no
-   * request can meet a leftover. Best effort: never throws. Returns the names removed.
+   * The work folders of processes that are gone: those of this machine whose process no longer
+   * runs (or that carry this process's pid but predate it: a restarted container), and any older
+   * than a day. Absolute paths; best effort: never throws.
    */
-  sweepSync(options: SweepOptions = {}): string[] {
+  leftoverWorkDirs(options: SweepOptions = {}): string[] {
     const now = options.now ?? Date.now();
     const startedAt = options.startedAt ?? now - process.uptime() * 1000;
     const running = options.isRunning ?? isRunning;
@@ -96,18 +95,32 @@ export class UploadFolder {
     } catch {
       return [];
     }
-    const removed: string[] = [];
-    for (const entry of entries) {
+    return entries.flatMap((entry) => {
       const path = join(this.tmpRoot, entry);
       try {
         const modified = statSync(path).mtimeMs;
         const owner = workDirOwner(entry);
         const ours = owner !== undefined && owner.host === host;
         const ownerGone = ours && (owner.pid === process.pid ? modified < startedAt : !running(owner.pid));
-        if (ownerGone || now - modified > staleWorkDirMs) {
-          rmSync(path, { recursive: true, force: true });
-          removed.push(entry);
-        }
+        return ownerGone || now - modified > staleWorkDirMs ? [path] : [];
+      } catch {
+        // Another process may be removing it.
+        return [];
+      }
+    });
+  }
+
+  /**
+   * Removes the leftover work folders (above). Run once at start-up, before the server listens;
+   * synchronous, so that no request can meet a leftover. Best effort: never throws. Returns the
+   * names removed.
+   */
+  sweepSync(options: SweepOptions = {}): string[] {
+    const removed: string[] = [];
+    for (const path of this.leftoverWorkDirs(options)) {
+      try {
+        rmSync(path, { recursive: true, force: true });
+        removed.push(basename(path));
       } catch {
         // Another process may be removing it too.
       }

@@ -284,7 +284,7 @@ async function startApp(example: ExampleDatabase, options: { upload?: Partial<Ap
   const root = join(scratch, `project-${++appCounter}`);
   mkdirSync(root, { recursive: true });
   const context = { config: config(root, options.upload ?? {}), db: options.db ?? example.db, model: example.model, logger: createLogger({ level: 'silent' }) };
-  const app = createApp({ ...context, mounts: uploadMount(context, options.mount) });
+  const app = createApp({ ...context, mounts: await uploadMount(context, options.mount) });
   const server: Server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const address = server.address();
