@@ -35,6 +35,14 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
   // An idle client whose server goes away emits 'error' on the pool; unhandled, that would end
   // the process. The next query fails on its own and reports it.
   pool.on('error', (error) => options.onBackgroundError?.(error));
+  // JIT compilation pays off for long analytic scans; for the engine's one-statement reads it is
+  // all cost: a populate 5 levels deep over 70 tables took 31 s with it and 0.06 s without
+  // (docs/reliability.md, "Query limits"), since the planner's estimates of nested subqueries pass
+  // jit_above_cost long before they take time. Queued before any query the client is handed out
+  // for; servers without JIT (before PostgreSQL 11) refuse the setting, which changes nothing.
+  pool.on('connect', (client) => {
+    client.query('SET jit = off').catch(() => undefined);
+  });
   try {
     await pool.query('SELECT 1');
   } catch (error) {

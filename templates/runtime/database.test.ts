@@ -218,6 +218,18 @@ describe('postgres specifics', () => {
     }
   });
 
+  it('turns JIT compilation off on every connection of the pool (it cost deep reads seconds)', async () => {
+    const db = await openDatabase(configs.postgres());
+    try {
+      // As many at once as the pool holds, so that every connection answers.
+      const answers = await Promise.all(Array.from({ length: 4 }, () => db.query<{ jit: string }>("SELECT current_setting('jit') AS jit, pg_sleep(0.05)")));
+      expect(answers.map(([row]) => row?.jit)).toEqual(['off', 'off', 'off', 'off']);
+      await db.transaction(async (tx) => expect((await tx.query<{ jit: string }>('SHOW jit'))[0]?.jit).toBe('off'));
+    } finally {
+      await db.close();
+    }
+  });
+
   it('reports an unreachable server in one line', async () => {
     const error = await openDatabase({ client: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/x', label: '127.0.0.1:1/x', pool: { max: 1 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseOpenError);
