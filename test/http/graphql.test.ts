@@ -272,6 +272,7 @@ describe.each(clients)('GraphQL API on %s', (database) => {
       expect(response.body.data?.articles ?? null).toBeNull();
       // Refused before any SQL: SQLite failed these with "Expression tree is too large" before.
       expect(response.queries).toBe(0);
+      expect(response.status).toBe(400);
       const [error] = response.body.errors as { extensions: { code: string; error: { details: { limit: string } } }; message: string }[];
       expect(error?.extensions.code).toBe('BAD_USER_INPUT');
       return error!;

@@ -22,6 +22,16 @@
 import { ValidationError } from '../errors.ts';
 import type { Filter, PopulateNode, PopulateTree, ReadQuery, SortItem } from '../query/types.ts';
 
+/**
+ * A read over budget. REST answers it as any ValidationError; GraphQL with HTTP 400, as its other
+ * request limits (depthLimit, input depth), rather than the 200 of other resolver errors: the
+ * request itself asks too much. Apollo takes the status from `extensions.http` of the error a
+ * resolver throws (graphql-js hands a thrown error's `extensions` on).
+ */
+export class QueryBudgetError extends ValidationError {
+  readonly extensions = { http: { status: 400 } };
+}
+
 export interface QueryBudget {
   /** Longest chain of hops one read may walk. */
   readonly maxDepth: number;
@@ -58,24 +68,24 @@ export function querySize(query: Pick<ReadQuery, 'filters' | 'populate'> & { rea
 }
 
 /** The 400 for a read over `budget`, or undefined when it fits. */
-export function budgetError(query: Parameters<typeof querySize>[0], budget: QueryBudget): ValidationError | undefined {
+export function budgetError(query: Parameters<typeof querySize>[0], budget: QueryBudget): QueryBudgetError | undefined {
   const { depth, tables, height } = querySize(query);
   if (depth > budget.maxDepth) {
-    return new ValidationError(`This query walks ${depth} relations, components or media deep; the maximum is ${budget.maxDepth} (api.query.maxDepth)`, {
+    return new QueryBudgetError(`This query walks ${depth} relations, components or media deep; the maximum is ${budget.maxDepth} (api.query.maxDepth)`, {
       limit: 'maxDepth',
       maximum: budget.maxDepth,
       depth,
     });
   }
   if (tables > budget.maxTables) {
-    return new ValidationError(`This query reads ${tables} relations, components or media; the maximum is ${budget.maxTables} (api.query.maxTables)`, {
+    return new QueryBudgetError(`This query reads ${tables} relations, components or media; the maximum is ${budget.maxTables} (api.query.maxTables)`, {
       limit: 'maxTables',
       maximum: budget.maxTables,
       tables,
     });
   }
   if (height > EXPRESSION_HEIGHT.max) {
-    return new ValidationError(
+    return new QueryBudgetError(
       `This query's filters or sort nest too deeply: about ${height} levels of SQL expression, where ${EXPRESSION_HEIGHT.max} are accepted (the database's limit is ${EXPRESSION_HEIGHT.sqlite}); use fewer relations or fewer nested and/or/not in one filter`,
       { limit: 'expressionDepth', maximum: EXPRESSION_HEIGHT.max, height },
     );
