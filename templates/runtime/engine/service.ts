@@ -11,13 +11,14 @@ export function createDocumentService(app: Pick<AppContext, 'db' | 'model' | 'co
   const read = createReadEngine({ db: app.db, model: app.model });
   const write = createWriteEngine({ db: app.db, model: app.model, i18n: app.config.plugins.i18n, ...(hooks === undefined ? {} : { hooks }) });
   const fits = withinBudget(app.config.api.query);
+  const reads = read.rendered;
   const rendered: RenderedReads | undefined =
-    read.rendered === undefined
+    reads === undefined
       ? undefined
       : {
-          findMany: (uid, query, layout) => fits(query, () => read.rendered!.findMany(uid, query, layout)),
-          findOne: (uid, documentId, query, layout) => fits(query, () => read.rendered!.findOne(uid, documentId, query, layout)),
-          findSingle: (uid, query, layout) => fits(query, () => read.rendered!.findSingle(uid, query, layout)),
+          findMany: (uid, query, layout) => fits(query, () => reads.findMany(uid, query, layout)),
+          findOne: (uid, documentId, query, layout) => fits(query, () => reads.findOne(uid, documentId, query, layout)),
+          findSingle: (uid, query, layout) => fits(query, () => reads.findSingle(uid, query, layout)),
         };
   return {
     ...(rendered === undefined ? {} : { rendered }),
