@@ -6,6 +6,7 @@ import { clients, createServerDatabase } from '../../test/support/databases.ts';
 import type { TestDatabase } from '../../test/support/postgres.ts';
 import type { DatabaseConfig } from './config.ts';
 import { DatabaseOpenError, DatabaseUsageError, openDatabase, type Database, type Queryable, type QueryEvent } from './database.ts';
+import { withSessionOptions } from './database-postgres.ts';
 import { dialects } from './dialect/index.ts';
 import { renderStatement, StatementShapeError } from './engine/sql.ts';
 
@@ -228,6 +229,11 @@ describe('postgres specifics', () => {
     } finally {
       await db.close();
     }
+  });
+
+  it("adds the session options to a URL's own", () => {
+    expect(withSessionOptions('postgresql://u:p@h:5432/db')).toBe('postgresql://u:p@h:5432/db?options=-c+jit%3Doff');
+    expect(withSessionOptions('postgres://h/db?sslmode=require&options=-c%20search_path%3Dapp')).toBe('postgres://h/db?sslmode=require&options=-c+search_path%3Dapp+-c+jit%3Doff');
   });
 
   it('reports an unreachable server in one line', async () => {
