@@ -97,7 +97,13 @@ export class UploadService {
     const dropped: string[] = [];
     for (const workDir of workDirs) {
       const journal = readJournal(workDir);
-      if (journal !== undefined) dropped.push(...(await dropUncommitted(this.db, this.provider, journal)));
+      if (journal === undefined) continue;
+      try {
+        dropped.push(...(await dropUncommitted(this.db, this.provider, journal)));
+      } catch (error) {
+        // A storage that is down must not keep the server from starting: the files stay.
+        this.logger.warn({ err: error, files: journal.names }, 'upload: could not delete the files of an upload whose process was killed');
+      }
     }
     return dropped;
   }
