@@ -231,6 +231,10 @@ function parseFile(absolutePath: string, path: string): Parsed {
     };
     return { json: data, locate };
   } catch (error) {
+    // The source-map parser recurses: thousands of nested arrays overflow its stack.
+    if (error instanceof RangeError) {
+      return { diagnostic: { file: path, pointer: '', message: 'the JSON is nested too deeply to read', hint: 'flatten its deepest value (a default, say) to a few levels' } };
+    }
     const message = (error as Error).message;
     const at = /position (\d+)/.exec(message);
     const position = at ? lineColumn(text, Number(at[1])) : undefined;

@@ -58,6 +58,10 @@ export const RESERVED_TABLES: ReadonlyMap<string, string> = new Map([
 export const RESERVED_TABLE_PREFIXES: ReadonlyArray<readonly [string, string]> = [
   ['capi_', 'tables starting with "capi_" belong to the capi runtime'],
   ['strapi_', 'tables starting with "strapi_" belong to Strapi internals'],
+  // The databases' own names, refused whatever the project's database is, since a project may
+  // move to another one (`capi generate --database`).
+  ['sqlite_', 'SQLite reserves names starting with "sqlite_" for its own tables (sqlite_master, sqlite_sequence), and refuses to create them'],
+  ['pg_', 'PostgreSQL finds its system catalogs (pg_class, pg_user...) before a table of the same name, and may add more "pg_" names in any release'],
 ];
 
 /**

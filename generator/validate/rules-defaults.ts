@@ -8,6 +8,15 @@ import type { AttributeView, TypeView } from './view.ts';
 import { isScalarType, SCALAR_TYPES, type DefaultFormat } from '../../templates/contract/scalar-types.ts';
 import { ATTRIBUTE_OPTIONS } from './catalog.ts';
 import { bound, regexProblem } from './values.ts';
+import { jsonDepthExceeds } from '../../templates/runtime/column-domains.ts';
+import { JSON_BODY_LIMITS } from '../../templates/runtime/body-guard.ts';
+
+/**
+ * The deepest `default` a JSON attribute may have: the deepest value a client can write into it
+ * (inside `{"data":{...}}`, which the body limit counts). Deeper values would also overflow the
+ * stack of the recursive walks that emit them into the generated code.
+ */
+export const MAX_DEFAULT_DEPTH = JSON_BODY_LIMITS.depth - 2;
 
 const DATE = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,3})?)?$/;
@@ -19,6 +28,11 @@ const UID = /^[A-Za-z0-9\-_.~]*$/;
 export function checkDefault(type: TypeView, attribute: AttributeView): Finding[] {
   if (!('default' in attribute.options) || attribute.type === undefined) return [];
   const value = attribute.options['default'];
+  if (jsonDepthExceeds(value, MAX_DEFAULT_DEPTH)) {
+    // Not quoted: the value is too deep to be worth reading in a message.
+    const hint = `flatten it to at most ${MAX_DEFAULT_DEPTH} levels, or set the value in a lifecycle hook`;
+    return [finding(type.file, `${attribute.pointer}/default`, `default nests arrays and objects deeper than ${MAX_DEFAULT_DEPTH} levels`, hint)];
+  }
   const problem = formatProblem(attribute, value) ?? boundsProblem(attribute, value);
   if (problem === undefined) return [];
   return [finding(type.file, `${attribute.pointer}/default`, `default ${JSON.stringify(value)} ${problem.message}`, problem.hint)];

@@ -282,6 +282,15 @@ describe('loadConfig defaults', () => {
     });
   });
 
+  it('reads the query budget of api.json, defaulting each key', () => {
+    expect(load({}).api.query).toEqual({ maxDepth: 10, maxTables: 100 });
+    expect(load({ 'api.json': { query: { maxDepth: 6 } } }).api.query).toEqual({ maxDepth: 6, maxTables: 100 });
+    expect(load({ 'api.json': { rest: { maxLimit: 50 }, query: { maxTables: 40 } } }).api).toEqual({
+      rest: { defaultLimit: 25, maxLimit: 50, withCount: true },
+      query: { maxDepth: 10, maxTables: 40 },
+    });
+  });
+
   it('takes partial files, filling in the rest', () => {
     const config = load({ 'api.json': { rest: { maxLimit: 50 } }, 'plugins.json': { graphql: { config: { maxLimit: 200 } } } });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 50, withCount: true });
@@ -363,6 +372,9 @@ describe('error messages', () => {
     [{ 'api.json': { rest: { withCount: 'yes' } } }, 'config/api.json: rest.withCount must be true or false (got "yes")'],
     [{ 'api.json': { rest: { maxLimt: 5 } } }, 'config/api.json: unknown key "rest.maxLimt" (did you mean "rest.maxLimit"?)'],
     [{ 'api.json': [] }, 'config/api.json: must be a JSON object (got [])'],
+    [{ 'api.json': { query: { maxDepth: 0 } } }, 'config/api.json: query.maxDepth must be an integer >= 1 (got 0)'],
+    [{ 'api.json': { query: { maxTables: 'many' } } }, 'config/api.json: query.maxTables must be an integer >= 1 (got "many")'],
+    [{ 'api.json': { query: { depth: 5 } } }, 'config/api.json: unknown key "query.depth"'],
     [{ 'server.json': { prot: 1 } }, 'config/server.json: unknown key "prot" (did you mean "port"?)'],
     [{ 'server.json': { colour: 1 } }, 'config/server.json: unknown key "colour"'],
     [{ 'server.json': { port: 70000 } }, 'config/server.json: port must be an integer between 0 and 65535 (got 70000)'],

@@ -6,6 +6,7 @@ import { clients, createServerDatabase } from '../../test/support/databases.ts';
 import type { TestDatabase } from '../../test/support/postgres.ts';
 import type { DatabaseConfig } from './config.ts';
 import { DatabaseOpenError, DatabaseUsageError, openDatabase, type Database, type Queryable, type QueryEvent } from './database.ts';
+import { withSessionOptions } from './database-postgres.ts';
 import { dialects } from './dialect/index.ts';
 import { renderStatement, StatementShapeError } from './engine/sql.ts';
 
@@ -218,6 +219,23 @@ describe('postgres specifics', () => {
     }
   });
 
+  it('turns JIT compilation off on every connection of the pool (it cost deep reads seconds)', async () => {
+    const db = await openDatabase(configs.postgres());
+    try {
+      // As many at once as the pool holds, so that every connection answers.
+      const answers = await Promise.all(Array.from({ length: 4 }, () => db.query<{ jit: string }>("SELECT current_setting('jit') AS jit, pg_sleep(0.05)")));
+      expect(answers.map(([row]) => row?.jit)).toEqual(['off', 'off', 'off', 'off']);
+      await db.transaction(async (tx) => expect((await tx.query<{ jit: string }>('SHOW jit'))[0]?.jit).toBe('off'));
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("adds the session options to a URL's own", () => {
+    expect(withSessionOptions('postgresql://u:p@h:5432/db')).toBe('postgresql://u:p@h:5432/db?options=-c+jit%3Doff');
+    expect(withSessionOptions('postgres://h/db?sslmode=require&options=-c%20search_path%3Dapp')).toBe('postgres://h/db?sslmode=require&options=-c+search_path%3Dapp+-c+jit%3Doff');
+  });
+
   it('reports an unreachable server in one line', async () => {
     const error = await openDatabase({ client: 'postgres', url: 'postgresql://postgres@127.0.0.1:1/x', label: '127.0.0.1:1/x', pool: { max: 1 } }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseOpenError);
@@ -234,6 +252,16 @@ describe('postgres specifics', () => {
 });
 
 describe('mysql specifics', () => {
+  it('plans joins greedily, never by counting out every order (which cost 10-hop filters minutes)', async () => {
+    const db = await openDatabase(configs.mysql());
+    try {
+      const [row] = await db.query<{ depth: number }>('SELECT @@optimizer_search_depth AS depth');
+      expect(Number(row?.depth)).toBe(3);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('returns timestamps as ISO 8601 UTC, bigints and decimals as strings, JSON as text, binds Dates as timestamps and strings as text', async () => {
     const db = await openDatabase(configs.mysql());
     try {

@@ -260,6 +260,69 @@ describe.each(clients)('GraphQL API on %s', (database) => {
     });
   });
 
+  describe('query budget (api.query, engine/budget.ts)', () => {
+    /** An Article filter through `hops` relations (author, articles, author, ...), around `inner` on the last type. */
+    const through = (hops: number, inner?: string): string => {
+      let filter = inner ?? (hops % 2 === 1 ? '{ name: { contains: "a" } }' : '{ title: { contains: "a" } }');
+      for (let hop = hops; hop >= 1; hop -= 1) filter = `{ ${hop % 2 === 1 ? 'author' : 'articles'}: ${filter} }`;
+      return filter;
+    };
+    const refusal = async (query: string) => {
+      const response = await gql(query);
+      expect(response.body.data?.articles ?? null).toBeNull();
+      // Refused before any SQL: SQLite failed these with "Expression tree is too large" before.
+      expect(response.queries).toBe(0);
+      expect(response.status).toBe(400);
+      const [error] = response.body.errors as { extensions: { code: string; error: { details: { limit: string } } }; message: string }[];
+      expect(error?.extensions.code).toBe('BAD_USER_INPUT');
+      return error!;
+    };
+
+    it('answers filters through relations, and refuses them deeper than the budget naming the limit', async () => {
+      await data(`{ articles(filters: ${through(10)}) { title } }`);
+      const error = await refusal(`{ articles(filters: ${through(20)}) { title } }`);
+      expect(error.message).toBe('This query walks 20 relations, components or media deep; the maximum is 10 (api.query.maxDepth)');
+      expect(error.extensions.error.details).toEqual({ limit: 'maxDepth', maximum: 10, depth: 20 });
+    });
+
+    it('refuses a filter whose and/or/not nesting SQLite could not prepare, within the depth', async () => {
+      const nots = (levels: number) => `${'{ not: '.repeat(levels)}{ title: { contains: "a" } }${' }'.repeat(levels)}`;
+      await data(`{ articles(filters: ${through(10, nots(20))}) { title } }`);
+      const error = await refusal(`{ articles(filters: ${through(10, nots(40))}) { title } }`);
+      expect(error.extensions.error.details.limit).toBe('expressionDepth');
+    });
+
+    it('answers the deepest selection depthLimit allows, and REST a populate as deep as the budget', async () => {
+      let selection = '';
+      for (let level = 8; level >= 1; level -= 1) selection = level % 2 === 1 ? `author { name ${selection} }` : `articles { title ${selection} }`;
+      const { articles } = await data(`{ articles { title ${selection} } }`);
+      expect(articles.length).toBeGreaterThan(0);
+      const populate = (levels: number) => {
+        let key = 'populate';
+        for (let level = 1; level <= levels; level += 1) key += `${level === 1 ? '' : '[populate]'}[${level % 2 === 1 ? 'author' : 'articles'}]`;
+        return `${key}=true`;
+      };
+      expect((await request(server.url, 'GET', `/api/articles?${populate(10)}`)).status).toBe(200);
+    });
+
+    it('refuses the same over REST with a 400 in the error envelope', async () => {
+      let key = 'filters';
+      for (let hop = 1; hop <= 11; hop += 1) key += hop % 2 === 1 ? '[author]' : '[articles]';
+      const response = await request(server.url, 'GET', `/api/articles?${key}[name][$contains]=a`);
+      expect(response.status).toBe(400);
+      expect(response.queries).toBe(0);
+      expect(response.body).toEqual({
+        data: null,
+        error: {
+          status: 400,
+          name: 'ValidationError',
+          message: 'This query walks 11 relations, components or media deep; the maximum is 10 (api.query.maxDepth)',
+          details: { limit: 'maxDepth', maximum: 10, depth: 11 },
+        },
+      });
+    });
+  });
+
   describe('permissions', () => {
     it('hide relations to types the caller may not find, refuse filters on them, and refuse their queries', async () => {
       await server.restart(['api::author.author.find']);

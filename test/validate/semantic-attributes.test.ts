@@ -1,9 +1,12 @@
 /** Attribute names and the consistency of each attribute's options. */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSchemas } from '../../generator/load.ts';
 import { buildModel } from '../../generator/model/build.ts';
 import { normalizeSchemas } from '../../generator/normalize.ts';
-import { component, problems, single, writeModel } from './helpers.ts';
+import { MAX_DEFAULT_DEPTH } from '../../generator/validate/rules-defaults.ts';
+import { component, contentType, problems, single, validateDir, writeModel, type Json } from './helpers.ts';
 
 describe('semantic: attribute names', () => {
   it('rejects reserved names, compared in snake_case, and names starting with __', () => {
@@ -130,6 +133,28 @@ describe('semantic: defaults, bounds and patterns', () => {
       j: { type: 'json', default: { a: [1] } },
     });
     expect(problems(files)).toEqual([]);
+  });
+
+  it('refuses a JSON default nested deeper than a client could write it, before generate would overflow the stack', () => {
+    const nested = (levels: number, wrap: (inner: Json) => Json): Json => {
+      let value: Json = 1;
+      for (let level = 0; level < levels; level += 1) value = wrap(value);
+      return value;
+    };
+    const refusal = (name: string) =>
+      `post.json #/attributes/${name}/default: default nests arrays and objects deeper than ${MAX_DEFAULT_DEPTH} levels\n    fix: flatten it to at most ${MAX_DEFAULT_DEPTH} levels, or set the value in a lifecycle hook`;
+    const files = single('post', {
+      edge: { type: 'json', default: nested(MAX_DEFAULT_DEPTH, (inner) => [inner]) },
+      lists: { type: 'json', default: nested(MAX_DEFAULT_DEPTH + 1, (inner) => [inner]) },
+      objects: { type: 'json', default: nested(600, (inner) => ({ a: inner })) },
+    });
+    expect(problems(files)).toEqual([refusal('lists'), refusal('objects')]);
+    expect(MAX_DEFAULT_DEPTH).toBe(98);
+    // Deeper than JSON.stringify can write: the loader says so rather than calling it a syntax error.
+    const dir = writeModel({});
+    const deepest = `${'['.repeat(20_000)}1${']'.repeat(20_000)}`;
+    writeFileSync(join(dir, 'post.json'), JSON.stringify(contentType('post', { deepest: { type: 'json', default: '<deep>' } })).replace('"<deep>"', deepest));
+    expect(validateDir(dir).map((d) => `${d.file}: ${d.message}`)).toEqual(['post.json: the JSON is nested too deeply to read']);
   });
 
   it('requires min <= max and minLength <= maxLength, big integers included', () => {

@@ -99,6 +99,17 @@ describe('semantic: type names', () => {
     ]);
   });
 
+  it("rejects the databases' own table names, on every database (a project may move to another)", () => {
+    const files = { ...single('a', {}, { collectionName: 'sqlite_master' }), ...single('b', {}, { collectionName: 'SQLite_Things' }), ...single('c', {}, { collectionName: 'pg_class' }) };
+    expect(problems(files)).toEqual([
+      'a.json #/collectionName: collectionName "sqlite_master" is reserved: SQLite reserves names starting with "sqlite_" for its own tables (sqlite_master, sqlite_sequence), and refuses to create them\n    fix: choose another collectionName',
+      'b.json #/collectionName: collectionName "SQLite_Things" is reserved: SQLite reserves names starting with "sqlite_" for its own tables (sqlite_master, sqlite_sequence), and refuses to create them\n    fix: choose another collectionName',
+      'c.json #/collectionName: collectionName "pg_class" is reserved: PostgreSQL finds its system catalogs (pg_class, pg_user...) before a table of the same name, and may add more "pg_" names in any release\n    fix: choose another collectionName',
+    ]);
+    // Names of other databases' schemas are tables like any other on both servers.
+    expect(problems({ ...single('d', {}, { collectionName: 'information_schema' }), ...single('e', {}, { collectionName: 'mysql' }) })).toEqual([]);
+  });
+
   it('rejects a table that a relation needs for its links', () => {
     const files = {
       ...single('article', { author: { type: 'relation', relation: 'oneWay', target: 'api::author.author' } }),

@@ -21,6 +21,7 @@ import { ForbiddenError } from '../errors.ts';
 import { createLogger } from '../logger.ts';
 import { createApp } from '../server.ts';
 import { uploadMount, type UploadAction, type UploadMountOptions } from './routes.ts';
+import { DEFAULT_QUERY_BUDGET } from '../engine/budget.ts';
 
 // ------------------------------------------------------------------ files made by the tests
 
@@ -257,7 +258,7 @@ function config(projectRoot: string, upload: Partial<AppConfig['plugins']['uploa
     projectRoot,
     server: { host: '127.0.0.1', port: 0, jsonLimit: 1_048_576, proxy: false },
     database: { client: 'sqlite', filename: ':memory:', label: ':memory:' },
-    api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } },
+    api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query: DEFAULT_QUERY_BUDGET },
     plugins: {
       graphql: { defaultLimit: 10, maxLimit: 20, depthLimit: 20, maxAliases: 30, maxCost: 50_000, amountLimit: 100, landingPage: true, introspection: true, hideSchemaDetailsFromClientErrors: false },
       i18n: { defaultLocale: 'en', locales: [{ code: 'en', name: 'English (en)' }] },
