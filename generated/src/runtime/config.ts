@@ -15,7 +15,9 @@
  *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
  *   filename is relative to the project root; DATABASE_URL (`file:./x.db`, `file:/abs.db`,
  *   `postgres://...`, `postgresql://...`, `mysql://...`, `mariadb://...`) replaces client and connection.
- * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true } }
+ * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query?: { maxDepth: 10, maxTables: 100 } }
+ *   query: the budget of one read, REST or GraphQL (engine/budget.ts): the longest chain of
+ *     relations, components and media it walks (populate, filters, sort), and how many in all.
  * config/plugins.json      { graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, amountLimit?, maxAliases: 30,
  *                                               landingPage?, playgroundAlways?, apolloServer?: { introspection }, maxCost? } },
  *                            i18n: { defaultLocale: "en", locales: ["en" | { code, name }] },
@@ -69,6 +71,7 @@ import { defaultRateLimitFile, rateLimitsConfig, type RateLimitsConfig } from '.
 import { uploadProviderConfig, type UploadProviderConfig } from './upload/provider-config.ts';
 import type { EmailConfig } from './users/email.ts';
 import type { DatabaseKind } from './dialect/types.ts';
+import { DEFAULT_QUERY_BUDGET, type QueryBudget } from './engine/budget.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
@@ -212,7 +215,7 @@ export interface AppConfig {
   readonly projectRoot: string;
   readonly server: ServerConfig;
   readonly database: DatabaseConfig;
-  readonly api: { readonly rest: RestConfig };
+  readonly api: { readonly rest: RestConfig; readonly query: QueryBudget };
   readonly plugins: {
     readonly graphql: GraphqlConfig;
     readonly i18n: I18nConfig;
@@ -287,7 +290,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     projectRoot,
     server: serverSettings,
     database: databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot),
-    api: { rest: restConfig(api.where, api.json ?? defaults['api.json']) },
+    api: apiConfig(api.where, api.json ?? defaults['api.json']),
     plugins: pluginsConfig(plugins.where, plugins.json ?? defaults['plugins.json'], env),
     permissions: permissionsConfig(permissions.where, permissions.json, options.model),
     webhooks: webhooksConfig(webhooks.where, webhooks.json ?? [], env),
@@ -463,10 +466,21 @@ export function redactUrl(url: string): string {
   return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:/@]*:)[^@/]*@/i, '$1***@');
 }
 
-function restConfig(where: Where, json: unknown): RestConfig {
-  const file = object(where, json, ['rest']);
-  const restWhere = at(where, 'rest');
-  const rest = object(restWhere, file.rest ?? {}, ['defaultLimit', 'maxLimit', 'withCount']);
+function apiConfig(where: Where, json: unknown): AppConfig['api'] {
+  const file = object(where, json, ['rest', 'query']);
+  return { rest: restConfig(at(where, 'rest'), file.rest ?? {}), query: queryBudget(at(where, 'query'), file.query ?? {}) };
+}
+
+function queryBudget(where: Where, json: unknown): QueryBudget {
+  const query = object(where, json, ['maxDepth', 'maxTables']);
+  return {
+    maxDepth: query.maxDepth === undefined ? DEFAULT_QUERY_BUDGET.maxDepth : integer(at(where, 'maxDepth'), query.maxDepth, { min: 1 }),
+    maxTables: query.maxTables === undefined ? DEFAULT_QUERY_BUDGET.maxTables : integer(at(where, 'maxTables'), query.maxTables, { min: 1 }),
+  };
+}
+
+function restConfig(restWhere: Where, json: unknown): RestConfig {
+  const rest = object(restWhere, json, ['defaultLimit', 'maxLimit', 'withCount']);
   const defaultLimit = rest.defaultLimit === undefined ? 25 : integer(at(restWhere, 'defaultLimit'), rest.defaultLimit, { min: 1 });
   const maxLimit = rest.maxLimit === undefined ? 100 : integer(at(restWhere, 'maxLimit'), rest.maxLimit, { min: 1 });
   const withCount = rest.withCount === undefined ? true : boolean(at(restWhere, 'withCount'), rest.withCount);

@@ -87,6 +87,13 @@ export async function findFileRows(db: Queryable, ids: readonly number[]): Promi
   });
 }
 
+/** Rows whose `hash` is one of `hashes`. */
+export async function findFileRowsByHash(db: Queryable, hashes: readonly string[]): Promise<FileRow[]> {
+  if (hashes.length === 0) return [];
+  const select = joinFragments([fragment(`SELECT * FROM ${FILES_TABLE} WHERE `), inIds(db.dialect, 'hash', hashes, 'text')], '');
+  return db.query<FileRow>(select.sql, select.params);
+}
+
 export async function listFileRows(db: Queryable): Promise<FileRow[]> {
   return db.query<FileRow>(`SELECT * FROM ${FILES_TABLE} ORDER BY id ASC`);
 }

@@ -81,10 +81,13 @@ const allowAll: Authorize = () => undefined;
 /** A MountFactory: `startServer({ mounts: [(ctx) => uploadMount(ctx, { authorize, listFiles })] })`. */
 export async function uploadMount(ctx: AppContext, options: UploadMountOptions = {}): Promise<Mount[]> {
   const folder = UploadFolder.openSync(options.uploadDir ?? join(ctx.config.projectRoot, 'public', 'uploads'));
-  const swept = await folder.sweep({ db: ctx.db });
-  // A warning: they are the traces of a process that was killed mid-upload.
-  if (swept.length > 0) ctx.logger.warn({ workDirs: swept }, 'upload: removed the work folders of processes that are gone');
   const service = new UploadService(ctx.db, folder, ctx.config.plugins.upload, ctx.logger, options.media);
+  // Warnings: they are the traces of a process that was killed mid-upload. The stored files
+  // first, while the work folders still hold their journals.
+  const dropped = await service.dropUncommitted(folder.leftoverWorkDirs());
+  if (dropped.length > 0) ctx.logger.warn({ files: dropped }, 'upload: deleted the files of uploads whose process was killed before their rows were written');
+  const swept = await folder.sweep({ db: ctx.db });
+  if (swept.length > 0) ctx.logger.warn({ workDirs: swept }, 'upload: removed the work folders of processes that are gone');
   const authorize = options.authorize ?? allowAll;
   const limits: MultipartLimits = {
     fileSize: ctx.config.plugins.upload.sizeLimit,

@@ -22,6 +22,7 @@ import { createUploadProvider, storedNames, type UploadProvider } from './provid
 import { plainExtension, sanitizeFileName } from './safety.ts';
 import { serializeFile, type MediaFile } from './serialize.ts';
 import type { UploadFolder } from './storage.ts';
+import { dropUncommitted, readJournal, writeJournal } from './journal.ts';
 import { removeStored, storeFiles, type StagedFile } from './stored-files.ts';
 
 /** Strapi's upload 404 message. */
@@ -88,6 +89,25 @@ export class UploadService {
     this.provider = createUploadProvider(config.provider, folder);
   }
 
+  /**
+   * Deletes what the uploads of killed processes stored without their rows committing, from the
+   * journals in their work folders (journal.ts). Returns the names deleted.
+   */
+  async dropUncommitted(workDirs: readonly string[]): Promise<string[]> {
+    const dropped: string[] = [];
+    for (const workDir of workDirs) {
+      const journal = readJournal(workDir);
+      if (journal === undefined) continue;
+      try {
+        dropped.push(...(await dropUncommitted(this.db, this.provider, journal)));
+      } catch (error) {
+        // A storage that is down must not keep the server from starting: the files stay.
+        this.logger.warn({ err: error, files: journal.names }, 'upload: could not delete the files of an upload whose process was killed');
+      }
+    }
+    return dropped;
+  }
+
   /** Creates one file per received file, all or none. `workDir` holds the received files. */
   async upload(files: readonly ReceivedFile[], infos: readonly FileInfo[], workDir: string): Promise<MediaFile[]> {
     if (files.length === 0 || files.some((file) => file.size === 0)) throw new ValidationError('Files are empty');
@@ -111,6 +131,8 @@ export class UploadService {
     }
 
     const now = new Date();
+    // Read at the next start if this process dies before the rows commit (journal.ts).
+    await writeJournal(workDir, { hashes: prepared.map((file) => file.hash), names: prepared.flatMap((file) => file.staged.map((staged) => staged.fileName)) });
     const placement = await storeFiles(
       this.provider,
       prepared.flatMap((file) => file.staged),

@@ -121,6 +121,14 @@ export class UploadFolder {
     return removed;
   }
 
+  /**
+   * The work folders of processes that are gone (see sweep), as absolute paths: an upload's own
+   * journal in one of them names the files it may have stored (UploadService.dropUncommitted).
+   */
+  leftoverWorkDirs(options: SweepOptions = {}): string[] {
+    return this.deadWorkDirs(options).map((entry) => join(this.tmpRoot, entry));
+  }
+
   /** The names of the work folders whose process is gone. */
   private deadWorkDirs(options: SweepOptions): string[] {
     const now = options.now ?? Date.now();
