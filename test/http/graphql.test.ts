@@ -321,6 +321,21 @@ describe.each(clients)('GraphQL API on %s', (database) => {
         },
       });
     });
+
+    it('measures what a write answers with before it writes: over budget, nothing is written', async () => {
+      // From an article, author, category and tags each lead back to articles: four such rounds
+      // walk 8 relations deep (within depthLimit) and 240 tables in all, past maxTables (100).
+      let articleFields = 'title';
+      for (let round = 0; round < 4; round += 1) articleFields = `title author { articles { ${articleFields} } } category { articles { ${articleFields} } } tags { articles { ${articleFields} } }`;
+      const refused = await gql(`mutation { createArticle(data: { title: "over budget" }) { ${articleFields} } }`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', error: { details: { limit: 'maxTables' } } });
+      // A dotted populate path walks as deep as it is long: 11 relations, past maxDepth (10).
+      const deep = `populate=${Array.from({ length: 11 }, (_, i) => (i % 2 === 0 ? 'author' : 'articles')).join('.')}`;
+      const rest = await request(server.url, 'POST', `/api/articles?${deep}`, { data: { title: 'over budget' } });
+      expect(rest.body.error).toMatchObject({ name: 'ValidationError', details: { limit: 'maxDepth' } });
+      expect((await data('{ articles(filters: { title: { eq: "over budget" } }, status: DRAFT) { title } }')).articles).toEqual([]);
+    });
   });
 
   describe('permissions', () => {

@@ -54,6 +54,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       documents: project.documents,
       rest: app.config.api.rest,
       i18n: app.config.plugins.i18n,
+      queryBudget: app.config.api.query,
       resolveAccess: access.resolveAccess,
       extensions: { extensions, app: project.app },
     };

@@ -4,6 +4,7 @@
  * engine call with the query its arguments and selection describe, values come out in GraphQL's
  * formats, and permissions are checked before anything is read.
  */
+import { DEFAULT_QUERY_BUDGET } from '../engine/budget.ts';
 import { ApolloServer } from '@apollo/server';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { DocumentService, Entity } from '../engine/types.ts';
@@ -68,6 +69,7 @@ const runtime: GraphqlRuntime = {
       { code: 'fr', name: 'French (fr)' },
     ],
   },
+  queryBudget: DEFAULT_QUERY_BUDGET,
   localesSince: new Date('2024-01-01T00:00:00.000Z'),
   // Sign-in is tested over HTTP (test/http/sign-in.test.ts); here only the map's shape is checked.
   users: { service: {} as UsersService, accounts: {} as AccountStore, limiter: {} as SignInLimiter },

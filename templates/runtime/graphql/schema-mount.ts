@@ -83,6 +83,7 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     targets: new Targets(app.model),
     graphql: app.config.plugins.graphql,
     i18n: app.config.plugins.i18n,
+    queryBudget: app.config.api.query,
     localesSince: new Date(),
     ...(options.users === undefined ? {} : { users: options.users }),
   };

@@ -10,6 +10,7 @@ import { canRead, type Access } from '../access.ts';
 import type { CoreActions, RouteContext } from '../extensions/types.ts';
 import type { ContentTypeSchema } from '../schema.ts';
 import { NotFoundError, ValidationError } from '../errors.ts';
+import { assertWithinBudget } from '../engine/budget.ts';
 import type { Entity, RenderedReads, WriteOptions } from '../engine/types.ts';
 import { assertCallerInput } from '../engine/write-documents.ts';
 import { JsonText } from '../send.ts';
@@ -43,6 +44,12 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
     };
   const readQuery = planned(readPlans, parseReadQuery);
   const listQuery = planned(listPlans, parseListQuery);
+  /** The query a write answers with, measured before the write (budget.ts). */
+  const readBackQuery = (ctx: RouteContext): ReadQuery => {
+    const query = readQuery(ctx);
+    assertWithinBudget(query, context.queryBudget);
+    return query;
+  };
   /** The body's `data`, refused as Strapi's validateInput refuses it: a relation to a type the caller may not read is a 400. */
   const input = (ctx: RouteContext): unknown => {
     const data = bodyData(ctx);
@@ -88,12 +95,12 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
       find: findSingle,
       findOne: findSingle,
       create: async (ctx) => {
-        const query = readQuery(ctx);
+        const query = readBackQuery(ctx);
         const options = writeOptions(query);
         return respond(ctx.req, query, await documents.putSingle(uid, input(ctx), options), options);
       },
       update: async (ctx) => {
-        const query = readQuery(ctx);
+        const query = readBackQuery(ctx);
         const options = writeOptions(query);
         return respond(ctx.req, query, await documents.putSingle(uid, input(ctx), options), options);
       },
@@ -117,14 +124,14 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
       return (await renderedDocument(ctx, (reads) => reads.findOne(uid, documentId, query))) ?? found(ctx, await documents.findOne(uid, documentId, query));
     },
     create: async (ctx) => {
-      const query = readQuery(ctx);
+      const query = readBackQuery(ctx);
       const options = writeOptions(query);
       const ref = await documents.create(uid, input(ctx), options);
       ctx.status = 201;
       return respond(ctx.req, query, ref, options);
     },
     update: async (ctx) => {
-      const query = readQuery(ctx);
+      const query = readBackQuery(ctx);
       const options = writeOptions(query);
       const ref = await documents.update(uid, documentIdParam(ctx), input(ctx), options);
       if (ref === null) throw new NotFoundError();

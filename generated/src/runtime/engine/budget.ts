@@ -68,6 +68,15 @@ export function querySize(query: Pick<ReadQuery, 'filters' | 'populate'> & { rea
 }
 
 /** The 400 for a read over `budget`, or undefined when it fits. */
+/**
+ * Throws budgetError's refusal. A write calls it on the query of its read-back before it writes:
+ * refused after the write, the answer would hide that the write happened.
+ */
+export function assertWithinBudget(query: Parameters<typeof querySize>[0], budget: QueryBudget): void {
+  const refused = budgetError(query, budget);
+  if (refused !== undefined) throw refused;
+}
+
 export function budgetError(query: Parameters<typeof querySize>[0], budget: QueryBudget): QueryBudgetError | undefined {
   const { depth, tables, height } = querySize(query);
   if (depth > budget.maxDepth) {

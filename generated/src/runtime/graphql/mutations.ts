@@ -17,6 +17,7 @@
  * in the status and locale written.
  */
 import { authorize, canRead } from '../access.ts';
+import { assertWithinBudget } from '../engine/budget.ts';
 import { assertCallerInput } from '../engine/write-documents.ts';
 import { typeAction } from '../permissions.ts';
 import { NotFoundError } from '../errors.ts';
@@ -28,6 +29,7 @@ import type { GraphQLResolveInfo } from './graphql-js.ts';
 import { writeBody } from './mutations-input.ts';
 import type { Args, GraphqlContext, GraphqlRuntime, ObjectResolvers } from './resolvers-context.ts';
 import { documentSelection, finishRead, readParts } from './resolvers-read.ts';
+import type { ReadPlan } from './selection-plan.ts';
 import type { ContentTypeBinding } from './schema-binding.ts';
 
 export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeBinding): ObjectResolvers {
@@ -48,12 +50,20 @@ export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeB
     return data;
   };
 
-  /** The version just written, read the way the mutation's selection asks. */
-  const readBack = async (ref: DocumentRef, status: Status, context: GraphqlContext, info: GraphQLResolveInfo) => {
-    const selection = documentSelection(runtime, context, info, target);
-    const query: ReadQuery = { ...readParts(selection.plan), status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) };
+  /**
+   * How the version a mutation writes is read back, as its selection asks: planned and measured
+   * against the budget before the write (refused after it, the answer would hide the write).
+   */
+  const readBackPlan = (context: GraphqlContext, info: GraphQLResolveInfo): ReadPlan => {
+    const { plan } = documentSelection(runtime, context, info, target);
+    assertWithinBudget(readParts(plan), runtime.queryBudget);
+    return plan;
+  };
+  /** The version just written, read with the plan readBackPlan made. */
+  const readBack = async (ref: DocumentRef, status: Status, context: GraphqlContext, plan: ReadPlan) => {
+    const query: ReadQuery = { ...readParts(plan), status, ...(ref.locale === undefined ? {} : { locale: ref.locale }) };
     const entity = await documents.findOne(uid, ref.documentId, query);
-    if (entity !== null) finishRead(runtime, context, selection.plan, [entity]);
+    if (entity !== null) finishRead(runtime, context, plan, [entity]);
     return entity;
   };
 
@@ -61,17 +71,19 @@ export function mutationResolvers(runtime: GraphqlRuntime, binding: ContentTypeB
     resolvers[mutations.create] = async (_source, args, context, info) => {
       authorize(context.access, `${uid}.create`);
       const writeOptions = options(args);
+      const plan = readBackPlan(context, info);
       const ref = await documents.create(uid, body(args, context), writeOptions);
-      return readBack(ref, writeOptions.status, context, info);
+      return readBack(ref, writeOptions.status, context, plan);
     };
   }
 
   resolvers[mutations.update] = async (_source, args, context, info) => {
     authorize(context.access, `${uid}.update`);
     const writeOptions = options(args);
+    const plan = readBackPlan(context, info);
     const ref =
       schema.kind === 'singleType' ? await documents.putSingle(uid, body(args, context), writeOptions) : await documents.update(uid, String(args['documentId']), body(args, context), writeOptions);
-    return ref === null ? null : readBack(ref, writeOptions.status, context, info);
+    return ref === null ? null : readBack(ref, writeOptions.status, context, plan);
   };
 
   resolvers[mutations.delete] = async (_source, args, context) => {

@@ -5,6 +5,7 @@
  */
 import type { Access } from '../access.ts';
 import type { I18nConfig } from '../config.ts';
+import type { QueryBudget } from '../engine/budget.ts';
 import type { DocumentService } from '../engine/types.ts';
 import type { Targets } from '../query/targets.ts';
 import type { ModelSchema } from '../schema.ts';
@@ -23,6 +24,8 @@ export interface GraphqlRuntime {
   readonly targets: Targets;
   readonly graphql: PaginationLimits;
   readonly i18n: I18nConfig;
+  /** api.query: a mutation's read-back is measured against it before the write. */
+  readonly queryBudget: QueryBudget;
   /** When the locales were loaded: their timestamps (locales live in configuration, not in a table). */
   readonly localesSince: Date;
   /** users-permissions' sign-in (`me`, `login`, ...); absent, those operations are not served. */

@@ -1,6 +1,7 @@
 /** What REST controllers need from the running application. */
 import type { AccessResolver } from '../access.ts';
 import type { I18nConfig, RestConfig } from '../config.ts';
+import type { QueryBudget } from '../engine/budget.ts';
 import type { DocumentService } from '../engine/types.ts';
 import type { RestExtensions } from '../extensions/pipeline.ts';
 import type { ModelSchema } from '../schema.ts';
@@ -10,6 +11,8 @@ export interface RestContext {
   readonly documents: DocumentService;
   readonly rest: RestConfig;
   readonly i18n: I18nConfig;
+  /** api.query: a write's read-back is measured against it before the write. */
+  readonly queryBudget: QueryBudget;
   readonly resolveAccess: AccessResolver;
   /** The project's controllers, routes, policies, middlewares and default queries (src/extensions). */
   readonly extensions?: RestExtensions;
