@@ -18,9 +18,6 @@ import type { Logger } from './logger.ts';
 /** The message a worker gets when the primary shuts down. */
 const SHUTDOWN = 'capi:shutdown';
 
-/** Workers still running this long after shutdown starts are killed (server.ts grace + margin). */
-const workerGraceMs = 15_000;
-
 /** Under a cluster, which worker this process is; nothing when it serves alone. */
 export function clusterWorker(): { readonly worker?: { readonly id: number; readonly pid: number } } {
   const worker = cluster.isWorker ? cluster.worker : undefined;
@@ -70,6 +67,8 @@ export interface Primary {
 export interface PrimaryOptions {
   readonly workers: number;
   readonly logger: Logger;
+  /** Workers still running this long after shutdown starts are killed (their drain and timeout, and a margin). */
+  readonly graceMs: number;
   /** Environment of the workers (on top of this process' own). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -113,7 +112,7 @@ export function startPrimary(options: PrimaryOptions): Primary {
       };
       const force = setTimeout(() => {
         for (const worker of alive()) worker.process.kill('SIGKILL');
-      }, workerGraceMs);
+      }, options.graceMs);
       force.unref();
       cluster.on('exit', done);
       for (const worker of alive()) {

@@ -210,7 +210,7 @@ describe('loadConfig defaults', () => {
   it('takes every default when no file exists', () => {
     const root = project();
     const config = loadConfig({ projectRoot: root, env: {}, model });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false, shutdown: { drainMs: 0, timeoutMs: 10_000 } });
     expect(config.database).toEqual({ client: 'sqlite', filename: join(root, '.data/data.db'), label: '.data/data.db' });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
     expect(config.plugins.graphql).toEqual({
@@ -279,6 +279,7 @@ describe('loadConfig defaults', () => {
       url: 'postgresql://postgres@127.0.0.1:5432/postgres',
       label: '127.0.0.1:5432/postgres',
       pool: { max: 10 },
+      pgbouncer: false,
     });
   });
 
@@ -343,8 +344,35 @@ describe('environment overrides', () => {
       url: 'postgres://u:secret@db.example:5433/shop',
       label: 'db.example:5433/shop',
       pool: { max: 10 },
+      pgbouncer: false,
     });
     expect(load({}, { DATABASE_URL: 'postgresql://localhost/app' }).database).toMatchObject({ client: 'postgres', label: 'localhost/app' });
+  });
+
+  it('pgbouncer: ?pgbouncer=true in DATABASE_URL or connection.url (taken out of the URL pg gets), or connection.pgbouncer', () => {
+    expect(load({}, { DATABASE_URL: 'postgres://u:secret@pooler:6432/shop?pgbouncer=true&sslmode=require' }).database).toEqual({
+      client: 'postgres',
+      url: 'postgres://u:secret@pooler:6432/shop?sslmode=require',
+      label: 'pooler:6432/shop',
+      pool: { max: 10 },
+      pgbouncer: true,
+    });
+    expect(load({}, { DATABASE_URL: 'postgres://pooler:6432/shop?pgbouncer=false' }).database).toMatchObject({ url: 'postgres://pooler:6432/shop', pgbouncer: false });
+    const file = (connection: Record<string, unknown>): Record<string, unknown> => ({ 'database.json': { client: 'postgres', connection } });
+    expect(load(file({ url: 'postgresql://pooler:6432/shop', pgbouncer: true })).database).toMatchObject({ url: 'postgresql://pooler:6432/shop', pgbouncer: true });
+    expect(load(file({ url: 'postgresql://pooler:6432/shop?pgbouncer=true' })).database).toMatchObject({ url: 'postgresql://pooler:6432/shop', pgbouncer: true });
+    expect(() => load(file({ url: 'postgresql://pooler:6432/shop', pgbouncer: 'yes' }))).toThrow('config/database.json: connection.pgbouncer must be true or false (got "yes")');
+    expect(() => load(file({ url: 'postgresql://pooler:6432/shop?pgbouncer=false', pgbouncer: true }))).toThrow(
+      'config/database.json: connection.url says pgbouncer=false while connection.pgbouncer is true: give it once',
+    );
+    expect(() => load({}, { DATABASE_URL: 'postgres://pooler/shop?pgbouncer=1' })).toThrow('DATABASE_URL has pgbouncer=1: it must be true or false (got "postgres://pooler/shop?pgbouncer=1")');
+  });
+
+  it('shutdown: drain and timeout in seconds or as durations, drain 0 allowed', () => {
+    expect(load({ 'server.json': { shutdown: { drain: 5 } } }).server.shutdown).toEqual({ drainMs: 5_000, timeoutMs: 10_000 });
+    expect(load({ 'server.json': { shutdown: { drain: 0, timeout: '1m' } } }).server.shutdown).toEqual({ drainMs: 0, timeoutMs: 60_000 });
+    expect(() => load({ 'server.json': { shutdown: { drain: -1 } } })).toThrow('config/server.json: shutdown.drain must be');
+    expect(() => load({ 'server.json': { shutdown: { grace: 3 } } })).toThrow('config/server.json: unknown key "shutdown.grace"');
   });
 
   it('DATABASE_URL mysql:// and mariadb:// mean mysql, and database.json takes client "mysql"', () => {

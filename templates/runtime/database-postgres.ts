@@ -9,7 +9,7 @@ import type { PostgresConfig } from './config.ts';
 import { DatabaseOpenError, describeDriverError, type Database, type OpenOptions, type SqlValue } from './database.ts';
 import { pooledDatabase, type PoolDriver } from './database-pooled.ts';
 import { postgresDialect } from './dialect/postgres.ts';
-import { renderStatement } from './engine/sql.ts';
+import { quote, renderStatement } from './engine/sql.ts';
 
 const oids = { int8: 20, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, timetz: 1266, numeric: 1700 } as const;
 const keptAsText: ReadonlySet<number> = new Set(Object.values(oids));
@@ -26,9 +26,11 @@ const types: pg.CustomTypesConfig = {
 export const connectTimeoutMs = 10_000;
 
 export async function openPostgres(config: PostgresConfig, options: OpenOptions = {}): Promise<Database> {
+  const session = sessions[config.pgbouncer === true ? 'pgbouncer' : 'direct'];
+  const warn = options.onWarning ?? (() => undefined);
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: withSessionOptions(config.url), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
+    pool = new pg.Pool({ connectionString: session.connectionString(config.url), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
   } catch (error) {
     throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}`);
   }
@@ -37,11 +39,13 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
   pool.on('error', (error) => options.onBackgroundError?.(error));
   try {
     await pool.query('SELECT 1');
+    await session.check(pool, config, warn);
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}`);
+    throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}${refusedOptionsHint(error)}`);
   }
-  return pooledDatabase(postgresDriver, pool, `postgres ${config.label}`);
+  const naming = new StatementNaming(session.namedStatements, (error) => warn(namingMismatchMessage(config, error)));
+  return pooledDatabase(postgresDriver(naming), pool, `postgres ${config.label}`);
 }
 
 /**
@@ -59,6 +63,48 @@ export function withSessionOptions(connectionString: string): string {
   const given = url.searchParams.get('options');
   url.searchParams.set('options', given === null || given === '' ? sessionOptions : `${given} ${sessionOptions}`);
   return url.toString();
+}
+
+/** How connections are set up, by what stands between capi and PostgreSQL (config `pgbouncer`). */
+interface SessionSetup {
+  /** Statements run as named prepared statements (below); false: unnamed, parsed and planned each time. */
+  readonly namedStatements: boolean;
+  /** The connection string pg gets. */
+  connectionString(url: string): string;
+  /** Run once the pool answers; warns about what this setup cannot do itself. */
+  check(pool: pg.Pool, config: PostgresConfig, warn: (message: string) => void): Promise<void>;
+}
+
+const sessions: Readonly<Record<'direct' | 'pgbouncer', SessionSetup>> = {
+  direct: { namedStatements: true, connectionString: withSessionOptions, check: async () => undefined },
+  /**
+   * A pooler in transaction mode hands each transaction (each statement outside one) to any of
+   * its server sessions: a statement named on one session is unknown on the next, and another
+   * client's statement of the same name already exists there. PgBouncer also refuses the
+   * `options` startup parameter unless `ignore_startup_parameters` lists it, and then drops it, so
+   * `jit=off` cannot be set per session: the database or role must carry it.
+   */
+  pgbouncer: {
+    namedStatements: false,
+    connectionString: (url) => url,
+    async check(pool, config, warn) {
+      const { rows } = await pool.query<{ jit: string }>("SELECT current_setting('jit') AS jit");
+      if (rows[0]?.jit !== 'on') return;
+      const database = config.label.slice(config.label.indexOf('/') + 1);
+      warn(
+        `postgres ${config.label}: jit is on, and behind a pooler (pgbouncer=true) capi cannot turn it off per session; deep populates then spend seconds compiling: ` +
+          `run ALTER DATABASE ${quote(database)} SET jit = off (or ALTER ROLE <user> SET jit = off) once on PostgreSQL`,
+      );
+    },
+  },
+};
+
+/** PgBouncer's answer to the `options` startup parameter, which names the setting to use. */
+function refusedOptionsHint(error: unknown): string {
+  const refused = error instanceof Error && /unsupported startup parameter: options/.test(error.message);
+  return refused
+    ? ' (a connection pooler such as PgBouncer refuses the options startup parameter: set pgbouncer=true, as ?pgbouncer=true in the URL or "pgbouncer": true in config/database.json connection)'
+    : '';
 }
 
 /**
@@ -82,35 +128,98 @@ function preparedName(text: string): { name?: string } {
   return { name };
 }
 
+/**
+ * What PostgreSQL answers when named statements meet a pooler in transaction mode that capi was
+ * not told about: the name exists already on the server session this statement landed on (another
+ * client prepared it there), or it does not exist on it (this client prepared it on another).
+ */
+const namingMismatchCodes: ReadonlySet<unknown> = new Set(['42P05', '26000']);
+
+/**
+ * Whether a pool names its statements. The first naming mismatch shows that server sessions are
+ * shared (a pooler in transaction mode, without pgbouncer=true): from then on this pool runs every
+ * statement unnamed, and says so once.
+ */
+class StatementNaming {
+  #named: boolean;
+
+  constructor(
+    named: boolean,
+    private readonly onMismatch: (error: unknown) => void,
+  ) {
+    this.#named = named;
+  }
+
+  nameFor(text: string): { name?: string } {
+    return this.#named ? preparedName(text) : {};
+  }
+
+  /** True when `error` is a naming mismatch: naming is then off for good. */
+  mismatch(error: unknown): boolean {
+    if (!namingMismatchCodes.has((error as { code?: unknown } | null)?.code)) return false;
+    if (this.#named) {
+      this.#named = false;
+      this.onMismatch(error);
+    }
+    return true;
+  }
+}
+
+function namingMismatchMessage(config: PostgresConfig, error: unknown): string {
+  return (
+    `postgres ${config.label}: PostgreSQL answered "${describeDriverError(error)}": named prepared statements do not survive a connection pooler in transaction mode ` +
+    `(PgBouncer's pool_mode = transaction). This process now runs every statement unnamed; set pgbouncer=true (?pgbouncer=true in DATABASE_URL, or "pgbouncer": true ` +
+    `in config/database.json connection) so that it starts that way, or put the pooler in session mode`
+  );
+}
+
 type Result = pg.QueryResult<Record<string, unknown>>;
 
-/** pg's pool as database-pooled.ts drives it. */
-const postgresDriver: PoolDriver<pg.Pool, pg.PoolClient, Result> = {
-  dialect: postgresDialect,
-  begin: 'BEGIN',
-  acquire: (pool) => pool.connect(),
-  release: (client, discard) => client.release(discard),
-  end: (pool) => pool.end(),
-  async run({ pool, connection }, kind, sql, params) {
-    const client = connection ?? pool;
-    // A script runs on the simple query protocol, which accepts several statements; every other
-    // statement is prepared, parameters or not (a first page has none: its plan is kept too).
-    const script = kind === 'exec' || (params.length === 0 && sql.includes(';'));
-    const result = script ? await client.query<Record<string, unknown>>(sql) : await runRendered(client, sql, params);
-    // A multi-statement script yields one result per statement; the last one is what callers want.
-    return Array.isArray(result) ? (result.at(-1) as Result) : result;
-  },
-  control: async (client, sql) => {
-    await client.query(sql);
-  },
-  rows: (result) => result.rows,
-  executed(result) {
-    const id: unknown = result.rows[0]?.id;
-    return { changes: result.rowCount ?? 0, lastId: typeof id === 'number' || typeof id === 'string' ? id : null };
-  },
-};
-
-function runRendered(client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[]): Promise<Result> {
-  const { text, values } = renderStatement(postgresDialect, sql, params);
-  return client.query<Record<string, unknown>>({ text, values, ...preparedName(text) });
+/** pg's pool as database-pooled.ts drives it, naming statements as `naming` says. */
+function postgresDriver(naming: StatementNaming): PoolDriver<pg.Pool, pg.PoolClient, Result> {
+  return {
+    dialect: postgresDialect,
+    begin: 'BEGIN',
+    acquire: (pool) => pool.connect(),
+    release: (client, discard) => client.release(discard),
+    end: (pool) => pool.end(),
+    async run({ pool, connection }, kind, sql, params) {
+      const client = connection ?? pool;
+      // A script runs on the simple query protocol, which accepts several statements; every other
+      // statement is prepared, parameters or not (a first page has none: its plan is kept too).
+      const script = kind === 'exec' || (params.length === 0 && sql.includes(';'));
+      const result = script ? await client.query<Record<string, unknown>>(sql) : await runRendered(client, naming, sql, params);
+      // A multi-statement script yields one result per statement; the last one is what callers want.
+      return Array.isArray(result) ? (result.at(-1) as Result) : result;
+    },
+    control: async (client, sql) => {
+      await client.query(sql);
+    },
+    rows: (result) => result.rows,
+    executed(result) {
+      const id: unknown = result.rows[0]?.id;
+      return { changes: result.rowCount ?? 0, lastId: typeof id === 'number' || typeof id === 'string' ? id : null };
+    },
+  };
 }
+
+async function runRendered(client: pg.Pool | pg.PoolClient, naming: StatementNaming, sql: string, params: readonly SqlValue[]): Promise<Result> {
+  const { text, values } = renderStatement(postgresDialect, sql, params);
+  const name = naming.nameFor(text);
+  try {
+    return await client.query<Record<string, unknown>>({ text, values, ...name });
+  } catch (error) {
+    if (name.name === undefined || !naming.mismatch(error)) throw error;
+    // The Parse or the Bind was refused, so nothing ran: the statement runs again unnamed. Inside
+    // a transaction the refusal has aborted it; the rerun is refused too, and the transaction ends
+    // with the mismatch, which the dialect counts as retryable (the retry runs unnamed).
+    try {
+      return await client.query<Record<string, unknown>>({ text, values });
+    } catch (rerun) {
+      throw (rerun as { code?: unknown } | null)?.code === abortedTransaction ? error : rerun;
+    }
+  }
+}
+
+/** in_failed_sql_transaction: a statement sent after an error inside a transaction. */
+const abortedTransaction = '25P02';

@@ -105,6 +105,8 @@ export class DatabaseUsageError extends Error {
 export interface OpenOptions {
   /** Told about errors of idle PostgreSQL connections, which would otherwise crash the process. */
   readonly onBackgroundError?: (error: Error) => void;
+  /** Told what the database setup gets wrong but the driver works around (a pooler capi was not told about). */
+  readonly onWarning?: (message: string) => void;
 }
 
 type ConfigOf<K extends DatabaseKind> = Extract<DatabaseConfig, { readonly client: K }>;

@@ -63,7 +63,7 @@ export async function runServer(options: RunServerOptions, io: ProcessIo = proce
     loadDotEnv(options.projectRoot, env);
     if (isClusterWorker()) {
       const server = await startServer({ ...options, env, handleSignals: true, migrate: false });
-      followPrimary(server.close, io.exit);
+      followPrimary(server.stop, io.exit);
       return server;
     }
     // Read once here: the worker count, the migrations and the single server all use this copy.
@@ -104,13 +104,15 @@ function workersWanted(options: RunServerOptions, config: AppConfig): number {
 /** Migrations once, then the workers; SIGINT/SIGTERM stop them gracefully, a second one at once. */
 async function runPrimary(options: RunServerOptions, env: Environment, config: AppConfig, workers: number, io: ProcessIo): Promise<void> {
   const logger: Logger = createLogger({ level: logLevelFromEnv(env) });
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, { onWarning: (message) => logger.warn(message) });
   try {
     await applyMigrations(db, join(config.projectRoot, 'prisma', 'migrations'), logger);
   } finally {
     await db.close();
   }
-  const primary = startPrimary({ workers, logger, ...(options.env === undefined ? {} : { env: options.env }) });
+  // Workers still running after their drain, their requests' timeout and a margin are killed.
+  const graceMs = config.server.shutdown.drainMs + config.server.shutdown.timeoutMs + 5_000;
+  const primary = startPrimary({ workers, logger, graceMs, ...(options.env === undefined ? {} : { env: options.env }) });
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (signalled) {
@@ -144,7 +146,7 @@ export async function runMigrations(options: RunMigrationsOptions, io: ProcessIo
   try {
     loadDotEnv(options.projectRoot, env);
     const config = loadConfig({ projectRoot: options.projectRoot, env });
-    const db = await openDatabase(config.database);
+    const db = await openDatabase(config.database, { onWarning: (message) => io.stderr(`capi: warning: ${message}`) });
     try {
       const log: MigrationLog = { info: (m) => io.stdout(`capi: ${m}`), warn: (m) => io.stderr(`capi: warning: ${m}`) };
       const applied = await applyMigrations(db, join(resolve(options.projectRoot), 'prisma', 'migrations'), log);
