@@ -29,15 +29,20 @@ export function isClusterWorker(): boolean {
 }
 
 /**
- * In a worker: the primary's shutdown message, or the primary going away, closes the server
- * gracefully and ends the process.
+ * In a worker: the primary's shutdown message, or the primary going away, stops the server
+ * gracefully and ends the process. Call before the server starts, and hand it the server's stop
+ * once it listens: a shutdown that arrives while the worker still starts (the primary forks them
+ * one after another) then stops it as soon as it listens, instead of being lost.
  */
-export function followPrimary(close: () => Promise<void>, exit: (code: number) => never): void {
+export function followPrimary(exit: (code: number) => never): (stop: () => Promise<void>) => void {
+  let stopServer: (() => Promise<void>) | undefined;
+  let requested = false;
   let stopping = false;
   const stop = (): void => {
-    if (stopping) return;
+    requested = true;
+    if (stopServer === undefined || stopping) return;
     stopping = true;
-    close().then(
+    stopServer().then(
       () => exit(0),
       () => exit(1),
     );
@@ -46,6 +51,10 @@ export function followPrimary(close: () => Promise<void>, exit: (code: number) =
     if (message === SHUTDOWN) stop();
   });
   process.on('disconnect', stop);
+  return (serverStop) => {
+    stopServer = serverStop;
+    if (requested) stop();
+  };
 }
 
 /** A worker ended before it listened: what stops it would stop every other one too. */
@@ -111,6 +120,7 @@ export function startPrimary(options: PrimaryOptions): Primary {
         resolve();
       };
       const force = setTimeout(() => {
+        logger.warn(`${alive().length} server worker(s) still running ${options.graceMs / 1000} s after shutdown began: killed`);
         for (const worker of alive()) worker.process.kill('SIGKILL');
       }, options.graceMs);
       force.unref();

@@ -62,8 +62,9 @@ export async function runServer(options: RunServerOptions, io: ProcessIo = proce
   try {
     loadDotEnv(options.projectRoot, env);
     if (isClusterWorker()) {
+      const serving = followPrimary(io.exit);
       const server = await startServer({ ...options, env, handleSignals: true, migrate: false });
-      followPrimary(server.stop, io.exit);
+      serving(server.stop);
       return server;
     }
     // Read once here: the worker count, the migrations and the single server all use this copy.

@@ -287,13 +287,19 @@ function listenErrorMessage(error: NodeJS.ErrnoException, host: string, port: nu
   }
 }
 
+const idleSweepMs = 100;
+
 async function shutdown(server: Server, db: Database, stopBackground: () => Promise<void>, timeoutMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
+  // A keep-alive connection busy now turns idle once its answer is out; closed then, rather than
+  // after the keep-alive timeout, and before its client sends another request on it.
+  const sweep = setInterval(() => server.closeIdleConnections(), idleSweepMs);
   // Connections still open this long after the server stops accepting are cut.
   const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
   force.unref();
   await closed;
+  clearInterval(sweep);
   clearTimeout(force);
   await stopBackground();
   await db.close();

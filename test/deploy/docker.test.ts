@@ -3,7 +3,7 @@
  * checked twice: read as Docker reads it (stages, user, health check, pinned images, a
  * production-only install), and run: each stage's COPY / RUN / ENV in order, in a folder of its
  * own standing for the stage's /app, with the generated project as build context (filtered by
- * its .dockerignore), then the runtime stage's CMD, whose /_health and HEALTHCHECK must pass.
+ * its .dockerignore), then the runtime stage's CMD, whose /_health and HEALTHCHECK (/_ready) must pass.
  *
  * Two things differ from `docker build`, both outside the Dockerfile's commands: npm runs
  * offline from the machine's npm cache, and the install scripts package.json approves are not
@@ -69,13 +69,13 @@ describe('the generated Dockerfile, as Docker reads it', () => {
     expect(stage('runtime').instructions.find((i) => i.operands === '/app/node_modules ./node_modules')?.flags.from).toBe('deps');
   });
 
-  it('listens on all interfaces at 1337 and checks /_health', () => {
+  it('listens on all interfaces at 1337 and checks /_ready', () => {
     const runtime = stage('runtime');
     expect(envPairs(commands(runtime, 'ENV').join(' '))).toMatchObject({ HOST: '0.0.0.0', PORT: '1337', NODE_ENV: 'production' });
     expect(commands(runtime, 'EXPOSE')).toEqual(['1337']);
     const [health] = runtime.instructions.filter((i) => i.keyword === 'HEALTHCHECK');
     expect(health?.flags).toMatchObject({ interval: '30s', timeout: '5s' });
-    expect(execForm(health?.operands ?? '').join(' ')).toContain('/_health');
+    expect(execForm(health?.operands ?? '').join(' ')).toContain('/_ready');
     expect(execForm(commands(runtime, 'CMD')[0] ?? '')).toEqual(['node', 'dist/main.js']);
   });
 
