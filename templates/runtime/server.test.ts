@@ -82,6 +82,12 @@ describe('the app', () => {
     expect(await response.json()).toEqual({ status: 'ok', database: 'sqlite' });
   });
 
+  it('answers readiness after running a statement', async () => {
+    const response = await fetch(`${server.url}/_ready`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ready', database: 'sqlite' });
+  });
+
   it('answers unknown routes with the 404 envelope', async () => {
     for (const [method, path] of [
       ['GET', '/nope'],
@@ -233,6 +239,33 @@ it('stops background work registered with onClose after the last request and bef
   await server.close();
   expect(events).toEqual(['stopped with the database open', 'later stops still run']);
   await expect(server.context.db.query('SELECT 1')).rejects.toThrow();
+});
+
+it('liveness asks no database and stays 200; readiness answers 503 when the database fails, and while the server stops', async () => {
+  const server = await start();
+  await server.context.db.close();
+  expect(await (await fetch(`${server.url}/_health`)).json()).toEqual({ status: 'ok', database: 'sqlite' });
+  const unavailable = await fetch(`${server.url}/_ready`);
+  expect(unavailable.status).toBe(503);
+  expect(await unavailable.json()).toEqual({ status: 'unavailable', database: 'sqlite' });
+
+  // stop() with no drain configured: readiness fails, then the server closes as close() does.
+  const stopping = await start();
+  const stopped = stopping.stop();
+  await stopped;
+  await expect(fetch(`${stopping.url}/_ready`)).rejects.toThrow();
+});
+
+it('stop() keeps serving for shutdown.drain with readiness 503 and Connection: close, then closes', async () => {
+  const server = await start({ dir: projectRoot({ config: { 'server.json': { shutdown: { drain: 1 } } } }), keep: true });
+  const stopped = server.stop();
+  const ready = await fetch(`${server.url}/_ready`);
+  expect(ready.status).toBe(503);
+  expect(ready.headers.get('connection')).toBe('close');
+  expect(await ready.json()).toEqual({ status: 'draining', database: 'sqlite' });
+  expect((await fetch(`${server.url}/_health`)).status).toBe(200);
+  await stopped;
+  await expect(fetch(`${server.url}/_health`)).rejects.toThrow();
 });
 
 describe('on postgres', () => {
