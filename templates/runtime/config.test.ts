@@ -284,11 +284,11 @@ describe('loadConfig defaults', () => {
   });
 
   it('reads the query budget of api.json, defaulting each key', () => {
-    expect(load({}).api.query).toEqual({ maxDepth: 10, maxTables: 100 });
-    expect(load({ 'api.json': { query: { maxDepth: 6 } } }).api.query).toEqual({ maxDepth: 6, maxTables: 100 });
+    expect(load({}).api.query).toEqual({ maxDepth: 10, maxTables: 100, timeoutMs: 10_000 });
+    expect(load({ 'api.json': { query: { maxDepth: 6 } } }).api.query).toEqual({ maxDepth: 6, maxTables: 100, timeoutMs: 10_000 });
     expect(load({ 'api.json': { rest: { maxLimit: 50 }, query: { maxTables: 40 } } }).api).toEqual({
       rest: { defaultLimit: 25, maxLimit: 50, withCount: true },
-      query: { maxDepth: 10, maxTables: 40 },
+      query: { maxDepth: 10, maxTables: 40, timeoutMs: 10_000 },
     });
   });
 
@@ -402,6 +402,7 @@ describe('error messages', () => {
     [{ 'api.json': [] }, 'config/api.json: must be a JSON object (got [])'],
     [{ 'api.json': { query: { maxDepth: 0 } } }, 'config/api.json: query.maxDepth must be an integer >= 1 (got 0)'],
     [{ 'api.json': { query: { maxTables: 'many' } } }, 'config/api.json: query.maxTables must be an integer >= 1 (got "many")'],
+    [{ 'api.json': { query: { timeoutMs: -1 } } }, 'config/api.json: query.timeoutMs must be an integer >= 0 (got -1)'],
     [{ 'api.json': { query: { depth: 5 } } }, 'config/api.json: unknown key "query.depth"'],
     [{ 'server.json': { prot: 1 } }, 'config/server.json: unknown key "prot" (did you mean "port"?)'],
     [{ 'server.json': { colour: 1 } }, 'config/server.json: unknown key "colour"'],

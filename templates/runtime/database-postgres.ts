@@ -30,7 +30,7 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
   const warn = options.onWarning ?? (() => undefined);
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: session.connectionString(config.url), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
+    pool = new pg.Pool({ connectionString: session.connectionString(config.url, options.statementTimeoutMs), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
   } catch (error) {
     throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}`);
   }
@@ -39,7 +39,7 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
   pool.on('error', (error) => options.onBackgroundError?.(error));
   try {
     await pool.query('SELECT 1');
-    await session.check(pool, config, warn);
+    await session.check(pool, config, sessionSettings(options.statementTimeoutMs), warn);
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}${refusedOptionsHint(error)}`);
@@ -49,19 +49,31 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
 }
 
 /**
- * JIT compilation pays off for long analytic scans; for the engine's one-statement reads it is all
- * cost: a populate 5 levels deep over 72 tables took 31 s with it and 0.06 s without
- * (docs/reliability.md, "Query limits"), since the planner's estimates of nested subqueries pass
- * jit_above_cost long before they take time. Set at connection start (the `options` startup
- * parameter, after any the URL gives), so no statement ever runs before it. PostgreSQL before 11
- * has no JIT and is not supported.
+ * Settings of every connection, given at connection start (the `options` startup parameter, after
+ * any the URL gives), so no statement ever runs before them:
+ * - `jit=off`: JIT compilation pays off for long analytic scans; for the engine's one-statement
+ *   reads it is all cost: a populate 5 levels deep over 72 tables took 31 s with it and 0.06 s
+ *   without (docs/reliability.md, "Query limits"), since the planner's estimates of nested
+ *   subqueries pass jit_above_cost long before they take time. PostgreSQL before 11 has no JIT
+ *   and is not supported.
+ * - `statement_timeout`, when the server sets one (OpenOptions.statementTimeoutMs): the database
+ *   cancels a statement that runs longer, planning included.
  */
-export const sessionOptions = '-c jit=off';
+export function sessionSettings(statementTimeoutMs = 0): Readonly<Record<string, string>> {
+  return statementTimeoutMs > 0 ? { jit: 'off', statement_timeout: String(Math.trunc(statementTimeoutMs)) } : { jit: 'off' };
+}
 
-export function withSessionOptions(connectionString: string): string {
+export function sessionOptions(statementTimeoutMs = 0): string {
+  return Object.entries(sessionSettings(statementTimeoutMs))
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+}
+
+export function withSessionOptions(connectionString: string, statementTimeoutMs?: number): string {
   const url = new URL(connectionString);
   const given = url.searchParams.get('options');
-  url.searchParams.set('options', given === null || given === '' ? sessionOptions : `${given} ${sessionOptions}`);
+  const ours = sessionOptions(statementTimeoutMs);
+  url.searchParams.set('options', given === null || given === '' ? ours : `${given} ${ours}`);
   return url.toString();
 }
 
@@ -70,9 +82,9 @@ interface SessionSetup {
   /** Statements run as named prepared statements (below); false: unnamed, parsed and planned each time. */
   readonly namedStatements: boolean;
   /** The connection string pg gets. */
-  connectionString(url: string): string;
-  /** Run once the pool answers; warns about what this setup cannot do itself. */
-  check(pool: pg.Pool, config: PostgresConfig, warn: (message: string) => void): Promise<void>;
+  connectionString(url: string, statementTimeoutMs: number | undefined): string;
+  /** Run once the pool answers; warns about the session settings (`sessionSettings`) this setup cannot give. */
+  check(pool: pg.Pool, config: PostgresConfig, settings: Readonly<Record<string, string>>, warn: (message: string) => void): Promise<void>;
 }
 
 const sessions: Readonly<Record<'direct' | 'pgbouncer', SessionSetup>> = {
@@ -81,19 +93,24 @@ const sessions: Readonly<Record<'direct' | 'pgbouncer', SessionSetup>> = {
    * A pooler in transaction mode hands each transaction (each statement outside one) to any of
    * its server sessions: a statement named on one session is unknown on the next, and another
    * client's statement of the same name already exists there. PgBouncer also refuses the
-   * `options` startup parameter unless `ignore_startup_parameters` lists it, and then drops it, so
-   * `jit=off` cannot be set per session: the database or role must carry it.
+   * `options` startup parameter unless `ignore_startup_parameters` lists it, and then drops it; a
+   * `SET` would stay on a server session other clients then get. So the session settings cannot
+   * be given per session: the database or role must carry them, and the start says so when not.
    */
   pgbouncer: {
     namedStatements: false,
     connectionString: (url) => url,
-    async check(pool, config, warn) {
-      const { rows } = await pool.query<{ jit: string }>("SELECT current_setting('jit') AS jit");
-      if (rows[0]?.jit !== 'on') return;
-      const database = config.label.slice(config.label.indexOf('/') + 1);
+    async check(pool, config, settings, warn) {
+      // pg_settings.setting is in the setting's base unit (statement_timeout: milliseconds), as given.
+      const { rows } = await pool.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])', [Object.keys(settings)]);
+      const actual = new Map(rows.map((row) => [row.name, row.setting]));
+      const differing = Object.entries(settings).filter(([name, value]) => actual.has(name) && actual.get(name) !== value);
+      if (differing.length === 0) return;
+      const database = quote(config.label.slice(config.label.indexOf('/') + 1));
       warn(
-        `postgres ${config.label}: jit is on, and behind a pooler (pgbouncer=true) capi cannot turn it off per session; deep populates then spend seconds compiling: ` +
-          `run ALTER DATABASE ${quote(database)} SET jit = off (or ALTER ROLE <user> SET jit = off) once on PostgreSQL`,
+        `postgres ${config.label}: behind a pooler (pgbouncer=true) capi cannot give its sessions their settings, and the database has ` +
+          `${differing.map(([name]) => `${name} = ${actual.get(name)}`).join(', ')} where capi wants ${differing.map(([name, value]) => `${name} = ${value}`).join(', ')}: ` +
+          `run ${differing.map(([name, value]) => `ALTER DATABASE ${database} SET ${name} = ${value};`).join(' ')} once on PostgreSQL (or ALTER ROLE <user> SET ...)`,
       );
     },
   },

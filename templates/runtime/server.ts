@@ -200,6 +200,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const db = await openDatabase(config.database, {
     onBackgroundError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
     onWarning: (message) => logger.warn(message),
+    statementTimeoutMs: config.api.query.timeoutMs,
   });
   const readiness = new Readiness();
   let server: Server;

@@ -140,29 +140,31 @@ describe('behind PgBouncer', () => {
     await database?.drop();
   });
 
-  it('transaction mode, stock pgbouncer.ini, ?pgbouncer=true: concurrent REST and GraphQL reads and writes, no 5xx; jit=off is asked of the database', async () => {
+  it('transaction mode, stock pgbouncer.ini, ?pgbouncer=true: concurrent REST and GraphQL reads and writes, no 5xx; the session settings are asked of the database', async () => {
     const pooler = await bouncer({ mode: 'transaction' });
     const api = await server(`${pooler.url(database.name)}?pgbouncer=true`);
     const tally = await load(api.url, tagId, ROUNDS, CONCURRENCY);
     expect(tally.graphqlErrors).toEqual([]);
     expect(tally.statuses).toEqual(allSucceeded(ROUNDS));
     expect((await fetch(`${api.url}/_ready`)).status).toBe(200);
-    // PgBouncer drops session options, so the database must carry jit=off; the server says how.
-    const warned = messages(api.output()).filter((message) => message.includes('jit is on'));
+    // PgBouncer drops session options, so the database must carry jit=off and the statement
+    // timeout (api.query.timeoutMs, 10 s by default); the server says how.
+    const warned = messages(api.output()).filter((message) => message.includes('capi cannot give its sessions their settings'));
     expect(warned).toHaveLength(1);
-    expect(warned[0]).toContain(`jit is on, and behind a pooler (pgbouncer=true) capi cannot turn it off per session`);
-    expect(warned[0]).toContain(`run ALTER DATABASE "${database.name}" SET jit = off`);
+    expect(warned[0]).toContain('the database has jit = on, statement_timeout = 0 where capi wants jit = off, statement_timeout = 10000');
+    expect(warned[0]).toContain(`run ALTER DATABASE "${database.name}" SET jit = off; ALTER DATABASE "${database.name}" SET statement_timeout = 10000; once on PostgreSQL`);
   }, 300_000);
 
-  it('the warning goes once the database carries jit=off', async () => {
+  it('the warning goes once the database carries the settings', async () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     await admin.query(`ALTER DATABASE "${database.name}" SET jit = off`);
+    await admin.query(`ALTER DATABASE "${database.name}" SET statement_timeout = 10000`);
     await admin.end();
     const pooler = await bouncer({ mode: 'transaction' });
     const api = await server(`${pooler.url(database.name)}?pgbouncer=true`);
     expect((await fetch(`${api.url}/_ready`)).status).toBe(200);
-    expect(api.output()).not.toContain('jit is on');
+    expect(api.output()).not.toContain('capi cannot give its sessions their settings');
   }, 120_000);
 
   it('session mode, stock pgbouncer.ini, ?pgbouncer=true: concurrent REST and GraphQL reads and writes, no 5xx', async () => {

@@ -35,6 +35,9 @@ function arrayElement(value: number | string): string {
  */
 const retryableCodes: ReadonlySet<unknown> = new Set(['40P01', '40001', '42P05', '26000']);
 
+/** query_canceled: the statement timeout (or a cancel request, which capi never sends). */
+const statementTimeoutCode = '57014';
+
 export const postgresDialect: Dialect = {
   kind: 'postgres',
   quote,
@@ -73,6 +76,7 @@ export const postgresDialect: Dialect = {
   copyColumns: (table, columns) => `UPDATE ${table} SET (${columns.join(', ')}) = (SELECT ${columns.join(', ')} FROM ${table} WHERE id = ?) WHERE id = ?`,
   insertIgnore: (conflict) => ` ON CONFLICT (${conflict.map(quote).join(', ')}) DO NOTHING`,
   isRetryable: (error) => retryableCodes.has(codeOf(error)),
+  isStatementTimeout: (error) => codeOf(error) === statementTimeoutCode,
   refusedValue: () => undefined,
 
   snapshot: { begin: 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY', end: 'COMMIT' },
@@ -80,6 +84,7 @@ export const postgresDialect: Dialect = {
   analyzeTable: (table) => `ANALYZE ${quote(table)};`,
   migrations: {
     transactionLock: fragment('SELECT pg_advisory_xact_lock(?, ?)', [...migrationLockKey]),
+    unbounded: 'SET LOCAL statement_timeout = 0',
     timestampType: 'TIMESTAMPTZ',
     checksForeignKeys: false,
   },
