@@ -88,7 +88,13 @@ interface SessionSetup {
 }
 
 const sessions: Readonly<Record<'direct' | 'pgbouncer', SessionSetup>> = {
-  direct: { namedStatements: true, connectionString: withSessionOptions, check: async () => undefined },
+  // A pooler that drops the `options` parameter (PgBouncer's ignore_startup_parameters) leaves
+  // the sessions without their settings: the check finds that too.
+  direct: {
+    namedStatements: true,
+    connectionString: withSessionOptions,
+    check: (pool, config, settings, warn) => checkSettings(pool, config, settings, warn, 'the settings given at connection start did not take (a pooler that drops the options startup parameter?)'),
+  },
   /**
    * A pooler in transaction mode hands each transaction (each statement outside one) to any of
    * its server sessions: a statement named on one session is unknown on the next, and another
@@ -100,21 +106,24 @@ const sessions: Readonly<Record<'direct' | 'pgbouncer', SessionSetup>> = {
   pgbouncer: {
     namedStatements: false,
     connectionString: (url) => url,
-    async check(pool, config, settings, warn) {
-      // pg_settings.setting is in the setting's base unit (statement_timeout: milliseconds), as given.
-      const { rows } = await pool.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])', [Object.keys(settings)]);
-      const actual = new Map(rows.map((row) => [row.name, row.setting]));
-      const differing = Object.entries(settings).filter(([name, value]) => actual.has(name) && actual.get(name) !== value);
-      if (differing.length === 0) return;
-      const database = quote(config.label.slice(config.label.indexOf('/') + 1));
-      warn(
-        `postgres ${config.label}: behind a pooler (pgbouncer=true) capi cannot give its sessions their settings, and the database has ` +
-          `${differing.map(([name]) => `${name} = ${actual.get(name)}`).join(', ')} where capi wants ${differing.map(([name, value]) => `${name} = ${value}`).join(', ')}: ` +
-          `run ${differing.map(([name, value]) => `ALTER DATABASE ${database} SET ${name} = ${value};`).join(' ')} once on PostgreSQL (or ALTER ROLE <user> SET ...)`,
-      );
-    },
+    check: (pool, config, settings, warn) => checkSettings(pool, config, settings, warn, 'behind a pooler (pgbouncer=true) capi cannot give its sessions their settings'),
   },
 };
+
+/** Compares the session's settings with `settings` and warns once with the statements that give them to every session. */
+async function checkSettings(pool: pg.Pool, config: PostgresConfig, settings: Readonly<Record<string, string>>, warn: (message: string) => void, why: string): Promise<void> {
+  // pg_settings.setting is in the setting's base unit (statement_timeout: milliseconds), as given.
+  const { rows } = await pool.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])', [Object.keys(settings)]);
+  const actual = new Map(rows.map((row) => [row.name, row.setting]));
+  const differing = Object.entries(settings).filter(([name, value]) => actual.has(name) && actual.get(name) !== value);
+  if (differing.length === 0) return;
+  const database = quote(config.label.slice(config.label.indexOf('/') + 1));
+  warn(
+    `postgres ${config.label}: ${why}, and the database has ${differing.map(([name]) => `${name} = ${actual.get(name)}`).join(', ')} ` +
+      `where capi wants ${differing.map(([name, value]) => `${name} = ${value}`).join(', ')}: ` +
+      `run ${differing.map(([name, value]) => `ALTER DATABASE ${database} SET ${name} = ${value};`).join(' ')} once on PostgreSQL (or ALTER ROLE <user> SET ...)`,
+  );
+}
 
 /** PgBouncer's answer to the `options` startup parameter, which names the setting to use. */
 function refusedOptionsHint(error: unknown): string {

@@ -200,14 +200,24 @@ describe('behind PgBouncer', () => {
     // The other servers' named statements stay on PgBouncer's server sessions, as another
     // deployment's would: two server sessions for ten client connections.
     const pooler = await bouncer({ mode: 'transaction', poolSize: 2, ignoreStartupParameters: ['options'] });
+    // PgBouncer drops the options parameter here: a database without jit=off shows it at start.
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${database.name}" RESET jit`);
+    await admin.end();
     const api = await server(pooler.url(database.name));
+    expect(messages(api.output())).toContainEqual(
+      expect.stringContaining(
+        `the settings given at connection start did not take (a pooler that drops the options startup parameter?), and the database has jit = on where capi wants jit = off: run ALTER DATABASE "${database.name}" SET jit = off;`,
+      ),
+    );
     const first = await load(api.url, tagId, ROUNDS, CONCURRENCY);
+    expect(first.graphqlErrors).toEqual([]);
+    expect(first.statuses).toEqual(allSucceeded(ROUNDS));
     const said = messages(api.output()).filter((message) => message.includes('named prepared statements do not survive a connection pooler in transaction mode'));
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/PostgreSQL answered "prepared statement "capi_[0-9a-f]+" (already exists|does not exist)"/);
     expect(said[0]).toContain('This process now runs every statement unnamed; set pgbouncer=true (?pgbouncer=true in DATABASE_URL');
-    expect(first.graphqlErrors).toEqual([]);
-    expect(first.statuses).toEqual(allSucceeded(ROUNDS));
     // After the load, as under it: ready, and a second load answers as the first.
     expect((await fetch(`${api.url}/_ready`)).status).toBe(200);
     const second = await load(api.url, tagId, ROUNDS, CONCURRENCY);
