@@ -1,5 +1,5 @@
 /**
- * `npm run bench:poolers -- [--seconds 5] [--shapes all|a,b]`
+ * `npm run bench:poolers -- [--seconds 5] [--rounds 2] [--shapes all|a,b]`
  *
  * The request shapes of bench/shapes.mjs on the conformance model and seed, on PostgreSQL reached
  * four ways, each by a fresh capi server (autocannon, 10 connections, as bench/run.ts):
@@ -9,8 +9,10 @@
  * - PgBouncer session mode: named statements (`ignore_startup_parameters = options`);
  * - PgBouncer transaction mode, pgbouncer=true (stock pgbouncer.ini).
  *
- * PgBouncer is started here (test/support/pgbouncer.ts) with 10 server connections. Prints a
- * Markdown table of requests/s and of non-2xx answers for docs/deployment.md.
+ * PgBouncer is started here (test/support/pgbouncer.ts) with 10 server connections. The four
+ * servers run side by side and are measured in turn, shape by shape, for `rounds` rounds, so that
+ * a change in the machine's load spreads over all four. Prints a Markdown table of the mean
+ * requests/s (and of failed answers, if any) for docs/deployment.md.
  */
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -27,8 +29,9 @@ interface Shape {
   readonly body?: string;
 }
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, shapes: { type: 'string', default: 'all' } } });
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, rounds: { type: 'string', default: '2' }, shapes: { type: 'string', default: 'all' } } });
 const seconds = Number(values.seconds);
+const rounds = Number(values.rounds);
 const { shapes: allShapes } = (await import(join(import.meta.dirname, 'shapes.mjs'))) as { shapes: Record<string, Shape> };
 const shapes = Object.entries(allShapes).filter(([name]) => values.shapes === 'all' || values.shapes.split(',').includes(name));
 
@@ -51,26 +54,36 @@ try {
     ['PgBouncer transaction, pgbouncer=true', `${transaction.url(database.name)}?pgbouncer=true`],
   ];
 
-  const table: Record<string, Record<string, string>> = {};
-  for (const [route, url] of routes) {
-    const server = await startReferenceServer(project, options(url));
-    try {
+  const servers = await Promise.all(routes.map(([, url]) => startReferenceServer(project, options(url))));
+  const rps: Record<string, Record<string, number[]>> = {};
+  const failed: Record<string, Record<string, number>> = {};
+  try {
+    for (let round = 1; round <= rounds; round++) {
       for (const [name, shape] of shapes) {
-        // A short warm-up: plans, JIT of the server's own code, PgBouncer's server connections.
-        await autocannon({ url: server.url, connections: 10, duration: 1, requests: [shape as LoadRequest] });
-        const result = await autocannon({ url: server.url, connections: 10, duration: seconds, requests: [shape as LoadRequest] });
-        const failed = result.non2xx + result.errors;
-        (table[name] ??= {})[route] = `${Math.round(result.requests.average)}${failed === 0 ? '' : ` (${failed} failed)`}`;
-        process.stderr.write(`${route} ${name}: ${table[name][route]} req/s\n`);
+        for (const [index, [route]] of routes.entries()) {
+          const url = servers[index]!.url;
+          // A short warm-up: plans, the server's own code, PgBouncer's server connections.
+          await autocannon({ url, connections: 10, duration: 1, requests: [shape as LoadRequest] });
+          const result = await autocannon({ url, connections: 10, duration: seconds, requests: [shape as LoadRequest] });
+          ((rps[name] ??= {})[route] ??= []).push(result.requests.average);
+          (failed[name] ??= {})[route] = (failed[name][route] ?? 0) + result.non2xx + result.errors;
+          process.stderr.write(`round ${round} ${route} ${name}: ${Math.round(result.requests.average)} req/s\n`);
+        }
       }
-    } finally {
-      await server.stop();
     }
+  } finally {
+    for (const server of servers) await server.stop();
   }
+  const cell = (name: string, route: string): string => {
+    const runs = rps[name]?.[route] ?? [];
+    const mean = Math.round(runs.reduce((sum, value) => sum + value, 0) / Math.max(runs.length, 1));
+    const failures = failed[name]?.[route] ?? 0;
+    return `${mean}${failures === 0 ? '' : ` (${failures} failed)`}`;
+  };
 
   console.log(`| shape | ${routes.map(([route]) => route).join(' | ')} |`);
   console.log(`| --- | ${routes.map(() => '---:').join(' | ')} |`);
-  for (const [name] of shapes) console.log(`| ${name} | ${routes.map(([route]) => table[name]?.[route] ?? '').join(' | ')} |`);
+  for (const [name] of shapes) console.log(`| ${name} | ${routes.map(([route]) => cell(name, route)).join(' | ')} |`);
 } finally {
   for (const bouncer of bouncers) await bouncer.stop();
   await database.drop();
