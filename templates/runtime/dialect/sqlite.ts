@@ -76,6 +76,8 @@ export const sqliteDialect: Dialect = {
     timestampType: 'TEXT',
     checksForeignKeys: true,
   },
+  // One file has no replicas.
+  replication: undefined,
   json: {
     arrayOpen: 'json_array(',
     emptyArray: 'json_array()',
