@@ -104,9 +104,10 @@ function buildApp(options: CreateAppOptions): BuiltApp {
   const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger });
   const before: RequestHandler[] = [
     requestId,
-    ...replicaMiddlewares(db, config.replicas),
     ...middlewares.before,
     wellEncodedPath,
+    // After the body is read: a scope opened before would be lost across the body stream's callbacks.
+    ...replicaMiddlewares(db, config.replicas),
     ...(options.countQueries === true ? [queryCounter(db)] : []),
     jsonBodyGuard,
   ];
