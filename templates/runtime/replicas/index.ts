@@ -26,7 +26,7 @@ export async function withReplicas(primary: Database, config: ReplicasConfig | u
   const replication = primary.dialect.replication;
   if (replication === undefined) {
     throw new DatabaseOpenError(
-      `read replicas (DATABASE_REPLICA_URLS, config/database.json "replicas") are supported on PostgreSQL only, not on ${primary.dialect.kind}: remove them, or send reads to a replica some other way`,
+      `read replicas (DATABASE_REPLICA_URLS, config/database.json "replicas") are supported on PostgreSQL only, not on ${primary.dialect.kind}: remove them: every statement then goes to the one database`,
     );
   }
   let routed: ReplicatedDatabase | undefined;
