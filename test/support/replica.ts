@@ -23,8 +23,8 @@ export interface StreamingReplica {
   readonly port: number;
   /** The URL of `database` on the replica. */
   url(database: string): string;
-  /** Runs one statement on the replica's `postgres` database. */
-  query<T extends pg.QueryResultRow>(sql: string): Promise<T[]>;
+  /** Runs one statement on the replica, in `database` (default `postgres`). */
+  query<T extends pg.QueryResultRow>(sql: string, database?: string): Promise<T[]>;
   /** Waits until the replica has replayed everything the primary had written when called. */
   catchUp(): Promise<void>;
   pauseReplay(): Promise<void>;
@@ -62,8 +62,8 @@ export async function startStreamingReplica(): Promise<StreamingReplica> {
     if (existsSync(join(data, 'postmaster.pid'))) await asPostgres('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
   };
   const url = (database: string): string => `postgresql://postgres@127.0.0.1:${port}/${database}`;
-  const query = async <T extends pg.QueryResultRow>(sql: string): Promise<T[]> => {
-    const client = new pg.Client({ connectionString: url('postgres') });
+  const query = async <T extends pg.QueryResultRow>(sql: string, database = 'postgres'): Promise<T[]> => {
+    const client = new pg.Client({ connectionString: url(database) });
     await client.connect();
     try {
       return (await client.query<T>(sql)).rows;

@@ -48,7 +48,7 @@ beforeAll(async () => {
     await cleanUp();
     throw error;
   }
-}, 120_000);
+}, 240_000);
 
 async function cleanUp(): Promise<void> {
   await routed?.close().catch(() => undefined);

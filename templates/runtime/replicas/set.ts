@@ -57,6 +57,7 @@ export class ReplicaSet {
   #next = 0;
   #checking: Promise<void> | undefined;
   #timer: NodeJS.Timeout | undefined;
+  #closed = false;
 
   constructor(private readonly options: ReplicaSetOptions) {
     this.replicas = options.servers.map((config) => new Replica(config));
@@ -70,8 +71,9 @@ export class ReplicaSet {
     this.#timer.unref();
   }
 
-  /** One check of every replica; a check asked for while one runs is that one. */
+  /** One check of every replica; a check asked for while one runs is that one. None once closed (it would open pools again). */
   check(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#checking ??= this.#checkAll().finally(() => {
       this.#checking = undefined;
     });
@@ -103,6 +105,7 @@ export class ReplicaSet {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     clearInterval(this.#timer);
     await this.#checking?.catch(() => undefined);
     await Promise.all(this.replicas.map((replica) => replica.db?.close().catch(() => undefined)));
