@@ -51,7 +51,7 @@ async function cleanUp(): Promise<void> {
   }
 }
 
-afterAll(cleanUp, 60_000);
+afterAll(cleanUp);
 
 interface Answer {
   readonly status: number;
@@ -186,5 +186,5 @@ describe('read replicas, two server processes on PostgreSQL', () => {
     } finally {
       await replica!.resumeReplay();
     }
-  }, 60_000);
+  });
 });
