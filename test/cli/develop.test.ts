@@ -161,7 +161,7 @@ describe('capi develop', { timeout: 300_000 }, () => {
     const mark = session.output.length;
     const file = join(session.types, 'note.json');
     writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))));
-    await until('the regeneration', () => /unchanged|restarting the server|change not applied/.test(since(mark)));
+    await until('the regeneration', () => /project is unchanged|restarting the server|change not applied/.test(since(mark)));
     expect(since(mark)).toContain('the generated project is unchanged; the server keeps running');
     expect(since(mark)).not.toContain('restarting the server');
     expect(await filterStatus('mood')).toBe(200);
