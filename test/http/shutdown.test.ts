@@ -43,6 +43,9 @@ describe('readiness and the graceful stop', () => {
     // Long enough for the probes below to land inside it; the test waits on events, not on it.
     const serverJson = join(project, 'config', 'server.json');
     writeFileSync(serverJson, JSON.stringify({ ...(JSON.parse(readFileSync(serverJson, 'utf8')) as object), shutdown: { drain: 3, timeout: 60 } }));
+    // The slow request waits on a lock for as long as the test takes: no statement timeout cuts it.
+    const apiJson = join(project, 'config', 'api.json');
+    writeFileSync(apiJson, JSON.stringify({ ...(JSON.parse(readFileSync(apiJson, 'utf8')) as object), query: { timeoutMs: 0 } }));
   }, 240_000);
 
   afterAll(async () => {
