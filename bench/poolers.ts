@@ -14,6 +14,7 @@
  * a change in the machine's load spreads over all four. Prints a Markdown table of the mean
  * requests/s (and of failed answers, if any) for docs/deployment.md.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request as LoadRequest } from 'autocannon';
@@ -89,4 +90,5 @@ try {
 } finally {
   for (const bouncer of bouncers) await bouncer.stop();
   await database.drop();
+  rmSync(workDir, { recursive: true, force: true });
 }

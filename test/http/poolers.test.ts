@@ -5,6 +5,7 @@
  * transaction pooler: with named statements, PostgreSQL answers 42P05 / 26000; the server says
  * once what to set, runs every statement unnamed from then on, and answers normally.
  */
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -138,6 +139,7 @@ describe('behind PgBouncer', () => {
     for (const started of servers) await started.stop();
     for (const started of bouncers) await started.stop();
     await database?.drop();
+    rmSync(options('').workDir, { recursive: true, force: true });
   });
 
   it('transaction mode, stock pgbouncer.ini, ?pgbouncer=true: concurrent REST and GraphQL reads and writes, no 5xx; the session settings are asked of the database', async () => {
