@@ -5,6 +5,8 @@
  *
  * - a custom field becomes the built-in type its plugin stores (`CUSTOM_FIELD_STORAGE`);
  * - keys that do not change the content API (`IGNORED_ATTRIBUTE_KEYS`) are dropped;
+ * - keys no schema knows, which Strapi boots with and ignores (a hand-written `description`, a
+ *   Strapi 4 `connection`), get a note each (validate/structural.ts; near-misses stay errors);
  * - `options.privateAttributes` marks each attribute it names `private`, as Strapi does;
  * - a relation to a type capi does not generate (`admin::user`, another plugin's types, ...) and a polymorphic (`morph*`) relation are left out of the API, with a
  *   note, instead of failing the model.
@@ -15,6 +17,7 @@
 import type { SchemaFile } from './load.ts';
 import { pointer } from './diagnostics.ts';
 import { ATTRIBUTE_OPTIONS, CUSTOM_FIELD_STORAGE, CUSTOM_FIELD_TYPE, IGNORED_ATTRIBUTE_KEYS, POLYMORPHIC_RELATION_KINDS, UNKNOWN_CUSTOM_FIELD_STORAGE } from './validate/catalog.ts';
+import { ignoredKeyNotes } from './validate/structural.ts';
 import { isLocalized, record } from './validate/view.ts';
 
 /** Something capi did with the input that the author should hear about, though it is no error. */
@@ -38,6 +41,7 @@ export function normalizeSchemas(files: readonly SchemaFile[]): Normalized {
 }
 
 function normalizeFile(file: SchemaFile, generated: ReadonlySet<string>, notes: Note[]): SchemaFile {
+  notes.push(...ignoredKeyNotes(file));
   const root = record(file.json);
   const attributes = record(root?.['attributes']);
   if (root === undefined || attributes === undefined) return file;

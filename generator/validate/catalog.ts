@@ -127,3 +127,8 @@ export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readon
 export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   targetAttribute: 'write the inverse side with "inversedBy"/"mappedBy" instead of "targetAttribute"',
 };
+
+/** The same, for the keys of an `indexes` entry: Strapi reads its `type`, capi builds plain indexes only. */
+export const UNSUPPORTED_INDEX_KEYS: Readonly<Record<string, string>> = {
+  type: 'remove "type": capi creates plain indexes; a "unique" attribute is kept unique among documents by the server',
+};

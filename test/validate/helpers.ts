@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../../generator/diagnostics.ts';
 import { loadSchemas } from '../../generator/load.ts';
+import { normalizeSchemas } from '../../generator/normalize.ts';
 import { validateSchemas } from '../../generator/validate/index.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -35,6 +36,11 @@ export function validateModel(files: Readonly<Record<string, Json>>): Diagnostic
 /** The formatted diagnostics without line and column: what each case asserts exactly. */
 export function problems(files: Readonly<Record<string, Json>>): string[] {
   return validateModel(files).map((d) => formatDiagnostic({ file: d.file, pointer: d.pointer, message: d.message, hint: d.hint }));
+}
+
+/** The notes `capi validate` prints for a model that has no problem: `file #pointer: message`. */
+export function notes(files: Readonly<Record<string, Json>>): string[] {
+  return normalizeSchemas(loadSchemas(writeModel(files)).files).notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`);
 }
 
 /** A valid collection type named `name` (singular), with the given attributes. */

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadSchemas } from '../../generator/load.ts';
 import { buildModel } from '../../generator/model/build.ts';
 import { normalizeSchemas } from '../../generator/normalize.ts';
-import { component, problems, single, writeModel, type Json } from './helpers.ts';
+import { component, notes, problems, single, writeModel, type Json } from './helpers.ts';
 
 /** A content type written as Strapi's admin and plugins write one, with every key they use. */
 const STRAPI_WRITTEN: Record<string, Json> = {
@@ -78,9 +78,38 @@ describe('keys Strapi writes', () => {
     expect(problems(files)).toEqual(['post.json #/attributes/color/default: default "#ff0000" is longer than "maxLength" (3)\n    fix: shorten the default, or raise "maxLength"']);
   });
 
-  it('still name a misspelt key, and leave ignored keys out of the suggestions', () => {
-    expect(problems(single('post', { title: { type: 'string', displayNme: 'Title' } }))).toEqual([
-      'post.json #/attributes/title/displayNme: unknown key "displayNme"\n    fix: remove it; keys allowed here: required, unique, default, minLength, maxLength, regex, private, configurable, pluginOptions',
+  it('still refuse a misspelt key capi reads, with "did you mean", at every level', () => {
+    expect(problems(single('post', { title: { type: 'string', requierd: true } }))).toEqual(['post.json #/attributes/title/requierd: unknown key "requierd"\n    fix: did you mean "required"?']);
+    expect(problems(single('post', {}, { options: { draftAndPublsh: true } }))).toEqual(['post.json #/options/draftAndPublsh: unknown key "draftAndPublsh"\n    fix: did you mean "draftAndPublish"?']);
+    expect(problems({ ...single('post', {}), 'components/shared/seo.json': { collectionNme: 'seos', info: { displayName: 'Seo' }, attributes: {} } })).toEqual([
+      'components/shared/seo.json #/collectionNme: unknown key "collectionNme"\n    fix: did you mean "collectionName"?',
+    ]);
+  });
+
+  it('note, and never refuse, the keys Strapi 5 boots with and ignores: a hand-written description, Strapi 4 leftovers', () => {
+    const files = {
+      ...single(
+        'product',
+        {
+          name: { type: 'string', description: 'Shown in the catalogue' },
+          category: { type: 'relation', relation: 'manyToOne', target: 'api::category.category', description: 'The category of the product' },
+          // A misspelling of a key that is itself ignored is no typo worth refusing.
+          title: { type: 'string', displayNme: 'Title' },
+        },
+        { connection: 'default', info: { singularName: 'product', pluralName: 'products', displayName: 'Product', name: 'product', label: 'Product' } },
+      ),
+      ...single('category', {}, { options: { draftAndPublish: false, timestamps: true, increments: true, softDelete: false } }),
+      'components/shared/seo.json': { collectionName: 'components_shared_seos', connection: 'default', info: { displayName: 'Seo', name: 'seo', icon: 'search' }, options: {}, attributes: {} },
+    };
+    expect(problems(files)).toEqual([]);
+    expect(notes(files)).toEqual([
+      'category.json #/options/softDelete: unknown key "softDelete": ignored, as Strapi ignores it',
+      'components/shared/seo.json #/connection: unknown key "connection": ignored, as Strapi ignores it',
+      'product.json #/connection: unknown key "connection": ignored, as Strapi ignores it',
+      'product.json #/info/label: unknown key "label": ignored, as Strapi ignores it',
+      'product.json #/attributes/name/description: unknown key "description": ignored, as Strapi ignores it',
+      'product.json #/attributes/category/description: unknown key "description": ignored, as Strapi ignores it',
+      'product.json #/attributes/title/displayNme: unknown key "displayNme": ignored, as Strapi ignores it',
     ]);
   });
 });
