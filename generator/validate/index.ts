@@ -6,6 +6,7 @@
 import { compare, type SchemaFile } from '../load.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { normalizeSchemas } from '../normalize.ts';
+import type { CustomFieldMapping } from './catalog.ts';
 import type { Finding } from './finding.ts';
 import { semanticFindings } from './semantic.ts';
 import { structuralFindings } from './structural.ts';
@@ -13,8 +14,8 @@ import { structuralFindings } from './structural.ts';
 export { componentSchema, contentTypeSchema, type JsonSchema } from './json-schema.ts';
 
 /** The raw files meet the published schemas; the rules that span files read them normalized. */
-export function validateSchemas(files: readonly SchemaFile[]): Diagnostic[] {
-  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(normalizeSchemas(files).files)];
+export function validateSchemas(files: readonly SchemaFile[], customFields: Readonly<Record<string, CustomFieldMapping>> = {}): Diagnostic[] {
+  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(normalizeSchemas(files, customFields).files)];
   const byPath = new Map(files.map((f) => [f.path, f]));
   return unique(findings)
     .sort(byFileThenPointer)

@@ -112,6 +112,24 @@ describe.each(clients)('REST API on %s', (database) => {
     });
   });
 
+  describe('unknown query parameters', () => {
+    it('ignores a parameter the content API does not read (a document middleware of the Strapi project did), and logs it once per name', async () => {
+      const plain = await call('GET', '/api/articles?pagination[pageSize]=1');
+      for (const query of ['populateDynamicZone=true', 'populateDynamicZone=true&pagination[pageSize]=1', 'populateDynamicZone=1&populate=*', 'populateDynamicZone=true']) {
+        const answer = await call('GET', `/api/articles?${query}`);
+        expect(answer.status).toBe(200);
+      }
+      expect((await call('GET', '/api/articles?populateDynamicZone=true&pagination[pageSize]=1')).body).toEqual(plain.body);
+      await call('GET', `/api/articles/${doc('article-hello')}?populateDynamicZone=true`);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('query parameter'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, param: 'populateDynamicZone' });
+    });
+  });
+
   describe('private data', () => {
     it('never returns private or password attributes, even right after writing them', async () => {
       const created = await call('POST', '/api/products', { data: { name: 'Secretive', slug: 'secretive', internalCode: 'HIDDEN', secret: 'hunter2' } });

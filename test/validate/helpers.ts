@@ -26,7 +26,7 @@ export function writeModel(files: Readonly<Record<string, Json>>): string {
 
 export function validateDir(dir: string): Diagnostic[] {
   const loaded = loadSchemas(dir);
-  return [...loaded.diagnostics, ...validateSchemas(loaded.files)];
+  return [...loaded.diagnostics, ...validateSchemas(loaded.files, loaded.config.customFields)];
 }
 
 export function validateModel(files: Readonly<Record<string, Json>>): Diagnostic[] {
@@ -40,7 +40,8 @@ export function problems(files: Readonly<Record<string, Json>>): string[] {
 
 /** The notes `capi validate` prints for a model that has no problem: `file #pointer: message`. */
 export function notes(files: Readonly<Record<string, Json>>): string[] {
-  return normalizeSchemas(loadSchemas(writeModel(files)).files).notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`);
+  const loaded = loadSchemas(writeModel(files));
+  return normalizeSchemas(loaded.files, loaded.config.customFields).notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`);
 }
 
 /** A valid collection type named `name` (singular), with the given attributes. */
