@@ -297,6 +297,10 @@ describe('loadConfig defaults', () => {
     expect(config.plugins.graphql.maxLimit).toBe(200);
   });
 
+  it('starts with a GraphQL defaultLimit above maxLimit, as Strapi does (pages are capped, the mount warns)', () => {
+    expect(load({ 'plugins.json': { graphql: { config: { defaultLimit: 50, maxLimit: 20 } } } }).plugins.graphql).toMatchObject({ defaultLimit: 50, maxLimit: 20 });
+  });
+
   it('reads locales as codes or {code, name}', () => {
     const config = load({ 'plugins.json': { i18n: { defaultLocale: 'fr', locales: ['en', { code: 'fr', name: 'Français' }, 'pt-BR'] } } });
     expect(config.plugins.i18n).toEqual({

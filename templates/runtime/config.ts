@@ -669,9 +669,8 @@ function graphqlConfig(where: Where, json: unknown, production: boolean): Graphq
     }
     maxLimit = c.maxLimit;
   }
-  if (maxLimit !== null && defaultLimit > maxLimit) {
-    fail(at(w, 'defaultLimit'), `must not exceed graphql.config.maxLimit (got ${defaultLimit} > ${maxLimit})`);
-  }
+  // A defaultLimit above maxLimit is no error: Strapi starts with it and caps every page at
+  // maxLimit (args-pagination.ts does too); the GraphQL mount warns at start (server.ts).
   return {
     defaultLimit,
     maxLimit,

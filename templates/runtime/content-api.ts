@@ -10,6 +10,7 @@ import { accessControl, authorize, canRead } from './access.ts';
 import type { GraphqlBindings } from './graphql/schema-binding.ts';
 import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
+import { UnknownQueryParams } from './query/unknown-params.ts';
 import { localesRoutes } from './rest/locales.ts';
 import type { RestContext } from './rest/context.ts';
 import { contentTypeRoutes, type ContentTypeRoutes, type RoutesFactory } from './rest/routes.ts';
@@ -57,6 +58,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       queryBudget: app.config.api.query,
       resolveAccess: access.resolveAccess,
       extensions: { extensions, app: project.app },
+      unknownParams: new UnknownQueryParams(app.logger),
     };
     // `/api/upload/files` takes the same filters, sort, fields and pagination as any content type,
     // but like Strapi's it lists every file when no pagination is asked for.

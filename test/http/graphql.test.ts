@@ -96,12 +96,14 @@ describe.each(clients)('GraphQL API on %s', (database) => {
       expect((await data('{ tags_connection { pageInfo { total } } }')).tags_connection.pageInfo.total).toBe(before);
     });
 
-    it('refuse zone entries of an unknown type or spelled with __component', async () => {
+    it('refuse zone entries of an unknown type or named by __component alone, and take __component beside __typename', async () => {
       const unknown = await gql('mutation { updateAbout(data: { blocks: [{ __typename: "ComponentSharedNope" }] }) { title } }');
       expect(unknown.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
       expect(unknown.body.errors[0].message).toMatch(/^Component not found\. expected one of: /);
       const spelled = await gql('mutation { updateAbout(data: { blocks: [{ __component: "shared.quote", title: "x" }] }) { title } }');
-      expect(spelled.body.errors[0].message).toMatch(/^Invalid key __component/);
+      expect(spelled.body.errors[0].message).toMatch(/^Component not found\. expected one of: /);
+      const echoed = await gql('mutation { updateAbout(data: { blocks: [{ __typename: "ComponentSharedQuote", __component: "shared.quote", title: "echoed" }] }) { blocks { __typename } } }');
+      expect(echoed.body).toEqual({ data: { updateAbout: { blocks: [{ __typename: 'ComponentSharedQuote' }] } } });
     });
 
     it('update and delete, answering null for an unknown update and the documentId for any delete', async () => {
@@ -151,6 +153,17 @@ describe.each(clients)('GraphQL API on %s', (database) => {
       const { deleteUploadFile } = await data(`mutation { deleteUploadFile(id: "${media('doc-manual')}") { name mime } }`);
       expect(deleteUploadFile).toEqual({ name: 'manual.pdf', mime: 'application/pdf' });
       expect((await request(server.url, 'GET', `/api/upload/files/${media('doc-manual')}`)).status).toBe(404);
+    });
+
+    it('refuse a DateTime without a time (BAD_USER_INPUT, as Strapi), and take one with it', async () => {
+      const create = (availableAt: string) =>
+        gql('mutation ($data: ProductInput!) { createProduct(data: $data) { availableAt } }', { data: { name: `At ${availableAt}`, slug: `at-${availableAt.slice(0, 10)}`, availableAt } });
+      const bare = await create('2024-01-15');
+      expect(bare.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(bare.body.errors[0].message).toContain('DateTime cannot represent "2024-01-15"');
+      expect((await data('{ products(filters: { slug: { eq: "at-2024-01-15" } }) { name } }')).products).toEqual([]);
+      const full = await create('2024-01-16T10:30:00.000Z');
+      expect(full.body).toEqual({ data: { createProduct: { availableAt: '2024-01-16T10:30:00.000Z' } } });
     });
   });
 

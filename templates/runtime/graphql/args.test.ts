@@ -179,6 +179,11 @@ describe('pagination', () => {
     expect(amount({ limit: -1 }, null, null)).toEqual({ start: 0, limit: -1 });
   });
 
+  it('caps a defaultLimit above maxLimit at maxLimit, as Strapi does', () => {
+    expect(window({}, { defaultLimit: 50, maxLimit: 20 })).toEqual({ start: 0, limit: 20 });
+    expect(window({ page: 2 }, { defaultLimit: 50, maxLimit: 20 })).toEqual({ start: 20, limit: 20 });
+  });
+
   it('refuses mixing both styles with a PaginationError', () => {
     const error = errorOf(() => window({ page: 1, limit: 3 }));
     expect(error).toBeInstanceOf(PaginationError);

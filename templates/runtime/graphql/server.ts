@@ -24,7 +24,9 @@ import type { ApolloServerOptionsWithTypeDefs } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { DocumentNode, GraphQLSchema } from './graphql-js.ts';
+import type { GraphqlConfig } from '../config.ts';
 import { ValidationError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { sendJson } from '../send.ts';
 import type { AppContext, Mount, MountFactory } from '../server.ts';
 import { isWellEncoded, malformedQueryMessage, rawQueryString } from '../url-encoding.ts';
@@ -33,6 +35,7 @@ import { contextError, formatGraphqlError, strapiError } from './errors.ts';
 import { ideRouter, type IdeOptions } from './ide.ts';
 import { inputLiteralRule, inputVariablesPlugin } from './input-guard.ts';
 import { LEAN_HEADERS, LeanQueries, type LeanRenderer } from './lean.ts';
+import { pageSizeCap } from './args-pagination.ts';
 import { aliasLimitRule, depthLimitRule, graphqlLimits, type GraphqlLimits } from './limits.ts';
 
 /** Resolvers in the shape Apollo (graphql-tools) accepts: `{ Query: { articles: (parent, args, context, info) => ... } }`. */
@@ -89,6 +92,7 @@ export function graphqlMount<TContext extends BaseContext>(setup: GraphqlSetup<T
 export async function createGraphqlMount<TContext extends BaseContext>(app: AppContext, setup: GraphqlSetup<TContext>): Promise<Mount> {
   const limits = graphqlLimits(app.config.plugins.graphql, setup.limits);
   const logger = app.logger.child({ component: 'graphql' });
+  warnDefaultAboveMax(app.config.plugins.graphql, logger);
   const lean = setup.lean === true ? new LeanQueries<TContext>(limits, setup.render) : undefined;
   const server = new ApolloServer<TContext>({
     ...schemaOptions(setup),
@@ -223,3 +227,10 @@ const wellEncodedQuery: RequestHandler = (req, res, next) => {
   const { message, extensions } = strapiError(new ValidationError(malformedQueryMessage, { source: 'query' }));
   sendJson(res, 400, { errors: [{ message, extensions }] });
 };
+
+/** Strapi starts with a defaultLimit above maxLimit and caps every page at maxLimit; so does capi, but says so once. */
+function warnDefaultAboveMax(config: GraphqlConfig, logger: Logger): void {
+  const cap = pageSizeCap(config);
+  if (cap === null || config.defaultLimit <= cap) return;
+  logger.warn(`graphql.config.defaultLimit (${config.defaultLimit}) is above the largest page size (${cap}, from maxLimit/amountLimit): lists without a page size get ${cap} entries`);
+}
