@@ -5,6 +5,7 @@ import type { QueryBudget } from '../engine/budget.ts';
 import type { DocumentService } from '../engine/types.ts';
 import type { RestExtensions } from '../extensions/pipeline.ts';
 import type { ModelSchema } from '../schema.ts';
+import type { HttpCache } from '../cache/http.ts';
 
 export interface RestContext {
   readonly model: ModelSchema;
@@ -16,4 +17,6 @@ export interface RestContext {
   readonly resolveAccess: AccessResolver;
   /** The project's controllers, routes, policies, middlewares and default queries (src/extensions). */
   readonly extensions?: RestExtensions;
+  /** config/cache.json's rules for the read routes' answers. */
+  readonly cache?: HttpCache;
 }
