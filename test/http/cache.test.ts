@@ -46,9 +46,8 @@ async function send(base: string, method: string, path: string, body: unknown, h
 
 const sha1 = (text: string): string => `"${createHash('sha1').update(text).digest('base64url')}"`;
 
-/** varnishd in the foreground on a free port, with the test VCL pointing at `backendPort`. */
-async function startVarnish(dir: string, backendPort: number): Promise<{ url: string; process: ChildProcess; output: () => string }> {
-  const port = await freePort();
+/** varnishd in the foreground on `port`, with the test VCL pointing at `backendPort`. */
+async function startVarnish(dir: string, port: number, backendPort: number): Promise<{ url: string; process: ChildProcess; output: () => string }> {
   const vcl = join(dir, 'capi.vcl');
   writeFileSync(vcl, readFileSync(join(repoRoot, 'test', 'fixtures', 'varnish', 'capi.vcl'), 'utf8').replace('${BACKEND_PORT}', String(backendPort)));
   // -j none: as root (CI), varnishd would otherwise want its own users (varnish, vcache).
@@ -113,7 +112,7 @@ describe('HTTP caching (config/cache.json)', () => {
     ids.category = await create('/api/categories', { name: 'News', slug: 'news' });
     ids.article = await create('/api/articles?status=published', { title: 'Cached', author: ids.author, category: ids.category });
     ids.other = await create('/api/articles?status=published', { title: 'Other' });
-    varnish = await startVarnish(scratch, Number(new URL(direct.url).port));
+    varnish = await startVarnish(scratch, varnishPort, Number(new URL(direct.url).port));
   }, 240_000);
 
   afterAll(async () => {
@@ -124,7 +123,7 @@ describe('HTTP caching (config/cache.json)', () => {
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  const reads = () => [
+  const reads = (): { name: string; path: string; headers: Record<string, string> }[] => [
     { name: 'REST collection', path: '/api/articles?sort=title', headers: {} },
     { name: 'REST single', path: `/api/articles/${ids.article}`, headers: {} },
     { name: 'REST populated', path: `/api/articles/${ids.article}?populate[author]=true&populate[category]=true`, headers: {} },
