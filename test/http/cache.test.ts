@@ -15,6 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareProject, restrictPermissions, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
 import { capi, freePort, type RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
+import { clients, createServerDatabase } from '../support/databases.ts';
+import type { TestDatabase } from '../support/postgres.ts';
+import { connect, type Sql } from '../support/sql.ts';
 
 const SALT = 'test-salt-that-is-long-enough-to-be-a-secret';
 const ARTICLES = 'public, max-age=60, s-maxage=600';
@@ -68,7 +71,9 @@ async function startVarnish(dir: string, port: number, backendPort: number): Pro
   return { url, process: child, output: () => output };
 }
 
-describe('HTTP caching (config/cache.json)', () => {
+describe.each(clients)('HTTP caching (config/cache.json) on %s', (database) => {
+  let pg: TestDatabase | undefined;
+  let sql: Sql;
   let options: HarnessOptions;
   let project: string;
   let scratch: string;
@@ -81,7 +86,9 @@ describe('HTTP caching (config/cache.json)', () => {
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), 'capi-cache-'));
-    options = { database: 'sqlite', workDir: join(repoRoot, 'tmp', `cache-sqlite-${process.pid}`) };
+    pg = database === 'sqlite' ? undefined : await createServerDatabase(database, 'capi_cache');
+    options = { database, workDir: join(repoRoot, 'tmp', `cache-${database}-${process.pid}`), ...(pg === undefined ? {} : { databaseUrl: pg.url }) };
+    const databaseUrl = pg?.url ?? `file:${join(options.workDir, 'conformance.db')}`;
     project = await prepareProject(options);
     // Anonymous callers may not list tags; the token below may not read articles.
     restrictPermissions(project, ['api::tag.tag.find']);
@@ -97,7 +104,7 @@ describe('HTTP caching (config/cache.json)', () => {
     direct = await startReferenceServer(project, options, env);
     express = await startReferenceServer(project, options, { ...env, CAPI_DIRECT_PATH: '0' });
     const created = await capi(['token', 'create', '--name', 'tags-only', '--type', 'custom', '--permission', 'api::tag.tag.find', '--project', project], repoRoot, {
-      DATABASE_URL: `file:${join(options.workDir, 'conformance.db')}`,
+      DATABASE_URL: databaseUrl,
       API_TOKEN_SALT: SALT,
     });
     expect(created.code, created.stderr).toBe(0);
@@ -113,12 +120,15 @@ describe('HTTP caching (config/cache.json)', () => {
     ids.article = await create('/api/articles?status=published', { title: 'Cached', author: ids.author, category: ids.category });
     ids.other = await create('/api/articles?status=published', { title: 'Other' });
     varnish = await startVarnish(scratch, varnishPort, Number(new URL(direct.url).port));
+    sql = await connect(database, databaseUrl);
   }, 240_000);
 
   afterAll(async () => {
     varnish?.process.kill('SIGTERM');
+    await sql?.close();
     await direct?.stop();
     await express?.stop();
+    await pg?.drop();
     if (varnish !== undefined && varnish.process.exitCode === null) await new Promise((resolve) => varnish.process.once('exit', resolve));
     rmSync(scratch, { recursive: true, force: true });
   });
@@ -233,6 +243,12 @@ describe('HTTP caching (config/cache.json)', () => {
     expect((await get(varnish.url, graphql, preflight)).headers.get('x-cache')).toBe('HIT');
     expect((await send(direct.url, 'PUT', `/api/authors/${ids.author}`, { data: { name: 'Countess' } })).status).toBe(200);
     await until(async () => fresh(await get(varnish.url, graphql, preflight), '"Countess"'), 'the author write to purge the GraphQL answer');
+
+    // The purges of the writes made before Varnish listened were refused, kept, and sent again once it did.
+    const undelivered = async () => sql.all(`SELECT id FROM capi_webhook_deliveries WHERE webhook = 'capi:cache-purge' AND delivered_at IS NULL`);
+    await until(async () => (await undelivered()).length === 0, 'every purge to be delivered');
+    const retried = await sql.all(`SELECT payload FROM capi_webhook_deliveries WHERE webhook = 'capi:cache-purge' AND attempts > 1`);
+    expect(retried.map((row) => String(row.payload))).toContainEqual(JSON.stringify({ keys: ['api::author.author', `api::author.author:${ids.author}`] }));
   });
 
   it('never serves a cached answer to a caller whose permissions differ, either way', async () => {
