@@ -143,7 +143,8 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
   const post = graphqlPost(server, context, lean && { queries: lean, context: setup.context });
   router.post('/', withBody, post);
   // A GET is a read a CDN may keep: with config/cache.json it gets the same headers as REST reads.
-  const cache = new HttpCache(app.config.cache).route(['graphql'], []);
+  // Apollo answers `application/graphql-response+json` to a client that accepts it.
+  const cache = new HttpCache(app.config.cache).route(['graphql'], ['Accept']);
   if (cache !== undefined) router.get('/', wellEncodedQuery, graphqlGet(server, context, cache, setup.cacheKeys));
   router.all('/', withBody, wellEncodedQuery, expressMiddleware(server, { context }));
   const path = setup.path ?? defaultGraphqlPath;
