@@ -257,6 +257,27 @@ describe.each(clients)('HTTP caching (config/cache.json) on %s', (database) => {
     expect(Number((await purgeOf())!.attempts)).toBeGreaterThan(1);
   });
 
+  it('purges the answers that populate a file when the file changes', async () => {
+    const form = new FormData();
+    form.append('files', new Blob(['plain text'], { type: 'text/plain' }), 'cover.txt');
+    const uploaded = await fetch(`${direct.url}/api/upload`, { method: 'POST', body: form });
+    expect(uploaded.status).toBe(201);
+    const [file] = (await uploaded.json()) as { id: number; documentId: string }[];
+    expect((await send(direct.url, 'PUT', `/api/articles/${ids.article}?status=published`, { data: { cover: file!.id } })).status).toBe(200);
+    const path = `/api/articles/${ids.article}?populate[cover]=true`;
+    await until(async () => (await get(varnish.url, path)).text.includes('cover.txt'), 'the article with its cover');
+    const cached = await get(varnish.url, path);
+    expect(cached.headers.get('x-cache')).toBe('HIT');
+    expect(cached.headers.get('surrogate-key')).toContain(`plugin::upload.file:${file!.documentId}`);
+    const info = new FormData();
+    info.append('fileInfo', JSON.stringify({ alternativeText: 'A cover' }));
+    expect((await fetch(`${direct.url}/api/upload?id=${file!.id}`, { method: 'POST', body: info })).status).toBe(200);
+    await until(async () => {
+      const answer = await get(varnish.url, path);
+      return answer.headers.get('x-cache') === 'MISS' && answer.text.includes('"A cover"');
+    }, 'the file change to purge the article');
+  });
+
   it('never serves a cached answer to a caller whose permissions differ, either way', async () => {
     // Anonymous first: cached publicly; the token, which may not read articles, still gets its 403.
     const path = `/api/articles?populate[author]=true&filters[title][$contains]=Cached`;
