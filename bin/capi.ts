@@ -190,7 +190,7 @@ function limitArgument(name: ImportLimitName, value: string): number {
 program
   .command('export')
   .description("write a generated project's content as a Strapi 5 data-transfer archive (for `capi import` or `strapi import`)")
-  .argument('<file>', 'the archive to write (.tar.gz is appended unless --no-compress)')
+  .argument('<file>', 'the archive to write (.tar.gz, or .tar with --no-compress, is appended unless the name ends so)')
   .addOption(projectOption())
   .option('--no-compress', 'a plain tar instead of a gzipped one')
   .action((file: string, flags: { project: string; compress: boolean }) => runExport(file, flags));

@@ -9,7 +9,8 @@ import { existsSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { DatabaseKind } from '../generator/databases.ts';
-import { generate } from '../generator/generate.ts';
+import { generate, type GenerateResult } from '../generator/generate.ts';
+import type { FileChanges } from '../generator/write.ts';
 import { consoleReporter } from '../generator/steps.ts';
 import { describeError } from './errors.ts';
 
@@ -50,8 +51,9 @@ export async function develop(options: DevelopOptions, log: (text: string) => vo
   const regenerate = async (reason: string): Promise<void> => {
     if (stopping) return;
     log(`capi develop: ${reason}; regenerating ${options.contentTypes} → ${options.out}\n`);
+    let result: GenerateResult;
     try {
-      await generate(
+      result = await generate(
         { contentTypes: options.contentTypes, out: options.out, check: false, skipBuild: false, acceptDataLoss: options.acceptDataLoss, ...(options.database ? { database: options.database } : {}) },
         report,
       );
@@ -61,6 +63,12 @@ export async function develop(options: DevelopOptions, log: (text: string) => vo
       return;
     }
     if (stopping) return;
+    // An edit that changes no generated file (formatting, a reverted change) leaves the server as
+    // it is: a restart would only refuse connections for a while.
+    if (server && unchanged(result.changes)) {
+      log('capi develop: the generated project is unchanged; the server keeps running\n');
+      return;
+    }
     if (server) {
       log('capi develop: restarting the server\n');
       replaced.add(server);
@@ -111,6 +119,10 @@ export async function develop(options: DevelopOptions, log: (text: string) => vo
   await new Promise<void>((ready) => watcher?.once('ready', ready));
   if (!stopping) log(`capi develop: watching ${options.contentTypes} for changes (Ctrl-C to stop)\n`);
   return stopped;
+}
+
+function unchanged(changes: FileChanges): boolean {
+  return changes.created.length === 0 && changes.updated.length === 0 && changes.removed.length === 0;
 }
 
 /** Only schema files count: JSON outside the skipped folders and outside the generated project. */

@@ -87,7 +87,7 @@ export async function loadModel(contentTypes: string, report: StepReporter): Pro
 }
 
 function validate(loaded: LoadedSchemas): Diagnostic[] {
-  return [...loaded.diagnostics, ...validateSchemas(loaded.files)];
+  return [...loaded.diagnostics, ...validateSchemas(loaded.files, loaded.diagnostics.length === 0)];
 }
 
 export async function generate(options: GenerateOptions, report: StepReporter): Promise<GenerateResult> {

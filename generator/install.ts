@@ -2,15 +2,18 @@
  * The generated project's dependencies, before it is compiled. Inside capi's repository, or in a
  * project that installed capi, Node and tsc find them in a node_modules folder above --out (capi
  * depends on everything a generated project needs, @types included). Anywhere else they are
- * installed into --out with npm, from npm's cache when it has them.
+ * copied from capi's own installation, or installed into --out with npm, from npm's cache when it
+ * has them.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { constants, cpSync, existsSync, mkdirSync, renameSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { read } from './write.ts';
 
 const run = promisify(execFile);
+const require = createRequire(import.meta.url);
 
 export class InstallError extends Error {
   override readonly name = 'InstallError';
@@ -64,8 +67,62 @@ function sameRanges(a: Record<string, string> = {}, b: Record<string, string> = 
   return names.length === Object.keys(b).length && names.every((name) => a[name] === b[name]);
 }
 
-/** Installs the project's dependencies with npm, preferring its cache; the step `capi generate` shows as `install`. */
-export async function installDependencies(out: string, outLabel: string): Promise<string> {
+interface LockedPackage {
+  readonly version?: string;
+  readonly optional?: boolean;
+  readonly bin?: Record<string, string>;
+}
+
+/**
+ * The project's dependencies copied out of the node_modules folder capi itself was installed
+ * into (`capiModules`), when it holds every package of the project's lockfile at its locked
+ * version: the lockfile is cut out of capi's (emit/lockfile.ts), so the installed tree has the
+ * same paths, and copying it takes seconds where `npm ci` took 72. Copied, not linked: the
+ * project must not change capi's files when it later installs or rebuilds something. Returns how
+ * many packages were copied, or undefined when one is missing (an optional one of another
+ * platform aside) or the project already has a node_modules folder, for npm to settle.
+ */
+export function copyFromCapi(out: string, capiModules: string): number | undefined {
+  const target = join(out, 'node_modules');
+  const lockfile = read(join(out, 'package-lock.json'));
+  if (lockfile === undefined || existsSync(target)) return undefined;
+  const locked = Object.entries((JSON.parse(lockfile) as { packages?: Record<string, LockedPackage> }).packages ?? {}).filter(([path]) => path.startsWith('node_modules/'));
+  const root = dirname(capiModules);
+  const present: [string, LockedPackage][] = [];
+  for (const [path, entry] of locked) {
+    const manifest = read(join(root, path, 'package.json'));
+    if (manifest === undefined && entry.optional === true) continue;
+    if (manifest === undefined || (JSON.parse(manifest) as { version?: string }).version !== entry.version) return undefined;
+    present.push([path, entry]);
+  }
+  // Into a folder of its own first: an interrupted copy leaves no node_modules that looks whole.
+  const staging = `${target}.capi-copy`;
+  rmSync(staging, { recursive: true, force: true });
+  // A package's own nested node_modules comes with it.
+  const topLevel = present.filter(([path]) => path.lastIndexOf('node_modules/') === 0);
+  for (const [path] of topLevel) cpSync(join(root, path), join(staging, path.slice('node_modules/'.length)), { recursive: true, verbatimSymlinks: true, mode: constants.COPYFILE_FICLONE });
+  for (const [path, entry] of topLevel) {
+    for (const [name, file] of Object.entries(entry.bin ?? {})) {
+      mkdirSync(join(staging, '.bin'), { recursive: true });
+      symlinkSync(join('..', path.slice('node_modules/'.length), file), join(staging, '.bin', name));
+    }
+  }
+  renameSync(staging, target);
+  return present.length;
+}
+
+/** The node_modules folder capi's own dependencies were installed into (typescript is one of them). */
+export function capiModules(): string {
+  return dirname(dirname(require.resolve('typescript/package.json')));
+}
+
+/**
+ * Installs the project's dependencies: copied from capi's installation when it has them all,
+ * else with npm, preferring its cache (CAPI_INSTALL=npm always uses npm). Returns what was done,
+ * for the step `capi generate` shows as `install`.
+ */
+export async function installDependencies(out: string, outLabel: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  if (env.CAPI_INSTALL !== 'npm' && copyFromCapi(out, capiModules()) !== undefined) return "copied from capi's installation";
   const command = installCommand(out);
   const args = [...command, '--no-audit', '--no-fund', '--prefer-offline'];
   try {

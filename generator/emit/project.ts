@@ -92,6 +92,9 @@ const templateOutputs: ReadonlyArray<{ template: string; path: string; policy: E
   // Deployment (docs/deployment.md): the user's to adapt, like the README.
   { template: 'Dockerfile.hbs', path: 'Dockerfile', policy: 'create-once' },
   { template: 'dockerignore.hbs', path: '.dockerignore', policy: 'create-once' },
+  // Static files (strapi::public), as in a new Strapi project; public/ is also where the image
+  // finds them.
+  { template: 'robots.txt.hbs', path: 'public/robots.txt', policy: 'create-once' },
   // The user's part of the project (docs/extending.md): created once with commented examples.
   { template: 'extensions.ts.hbs', path: 'src/extensions/index.ts', policy: 'create-once' },
 ];

@@ -12,9 +12,12 @@ import { structuralFindings } from './structural.ts';
 
 export { componentSchema, contentTypeSchema, type JsonSchema } from './json-schema.ts';
 
-/** The raw files meet the published schemas; the rules that span files read them normalized. */
-export function validateSchemas(files: readonly SchemaFile[]): Diagnostic[] {
-  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(normalizeSchemas(files).files)];
+/**
+ * The raw files meet the published schemas; the rules that span files read them normalized.
+ * `complete`: false when some schema file did not load (ModelView.complete).
+ */
+export function validateSchemas(files: readonly SchemaFile[], complete = true): Diagnostic[] {
+  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(normalizeSchemas(files).files, complete)];
   const byPath = new Map(files.map((f) => [f.path, f]));
   return unique(findings)
     .sort(byFileThenPointer)

@@ -35,6 +35,7 @@ function referenceFinding(model: ModelView, type: TypeView, at: string, uid: str
   const found = model.byUid.get(uid);
   if (found?.isComponent === true) return undefined;
   if (found !== undefined) return finding(type.file, at, `"${uid}" is a content type, not a component`, 'link content types with a "relation" attribute');
+  if (!model.complete) return undefined;
   const components = model.types.filter((t) => t.isComponent).map((t) => t.uid);
   const [category = 'category', name = 'name'] = uid.split('.');
   const hint = components.length === 0 ? `add components/${category}/${name}.json` : `${didYouMean(uid, components)}use one of: ${components.join(', ')}`;

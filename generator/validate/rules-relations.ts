@@ -41,6 +41,7 @@ function targetFinding(model: ModelView, type: TypeView, attribute: AttributeVie
   if (!target.startsWith('api::')) {
     return finding(type.file, at, `relation target "${target}" is not supported by capi`, `capi relates content types of this model only: ${contentTypes.join(', ')}`);
   }
+  if (!model.complete) return undefined;
   return finding(type.file, at, `relation target "${target}" does not exist`, `${didYouMean(target, contentTypes)}use one of: ${contentTypes.join(', ')}`);
 }
 

@@ -13,8 +13,8 @@ import { nameFindings } from './rules-names.ts';
 import { relationFindings } from './rules-relations.ts';
 import { buildView } from './view.ts';
 
-export function semanticFindings(files: readonly SchemaFile[]): Finding[] {
-  const model = buildView(files);
+export function semanticFindings(files: readonly SchemaFile[], complete = true): Finding[] {
+  const model = buildView(files, complete);
   return [
     ...nameFindings(model),
     ...graphqlNameFindings(model),

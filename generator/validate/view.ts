@@ -41,11 +41,16 @@ export interface ModelView {
   /** In file path order. */
   readonly types: readonly TypeView[];
   readonly byUid: ReadonlyMap<string, TypeView>;
+  /**
+   * False when a schema file did not load (invalid JSON, unreadable): a uid missing from `byUid`
+   * may be the one that file defines, so "does not exist" would be a false second error.
+   */
+  readonly complete: boolean;
 }
 
-export function buildView(files: readonly SchemaFile[]): ModelView {
+export function buildView(files: readonly SchemaFile[], complete = true): ModelView {
   const types = files.map(typeView);
-  return { types, byUid: new Map(types.map((t) => [t.uid, t])) };
+  return { types, byUid: new Map(types.map((t) => [t.uid, t])), complete };
 }
 
 function typeView(file: SchemaFile): TypeView {

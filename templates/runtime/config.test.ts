@@ -283,11 +283,11 @@ describe('loadConfig defaults', () => {
   });
 
   it('reads the query budget of api.json, defaulting each key', () => {
-    expect(load({}).api.query).toEqual({ maxDepth: 10, maxTables: 100 });
-    expect(load({ 'api.json': { query: { maxDepth: 6 } } }).api.query).toEqual({ maxDepth: 6, maxTables: 100 });
+    expect(load({}).api.query).toEqual({ maxDepth: 10, maxTables: 100, timeoutMs: 10_000 });
+    expect(load({ 'api.json': { query: { maxDepth: 6 } } }).api.query).toEqual({ maxDepth: 6, maxTables: 100, timeoutMs: 10_000 });
     expect(load({ 'api.json': { rest: { maxLimit: 50 }, query: { maxTables: 40 } } }).api).toEqual({
       rest: { defaultLimit: 25, maxLimit: 50, withCount: true },
-      query: { maxDepth: 10, maxTables: 40 },
+      query: { maxDepth: 10, maxTables: 40, timeoutMs: 10_000 },
     });
   });
 
@@ -364,6 +364,44 @@ describe('environment overrides', () => {
   });
 });
 
+describe('read replicas', () => {
+  const primary = { client: 'postgres', connection: { url: 'postgresql://app@primary/shop' }, pool: { max: 4 } };
+
+  it('are absent unless a replica is named, so nothing of their routing is set up', () => {
+    expect(load({ 'database.json': primary }).replicas).toBeUndefined();
+    expect(load({ 'database.json': { ...primary, replicas: { maxLagMs: 5 } } }).replicas).toBeUndefined();
+    expect(load({ 'database.json': primary }, { DATABASE_REPLICA_URLS: ' , ' }).replicas).toBeUndefined();
+  });
+
+  it('come from database.json, with DATABASE_REPLICA_URLS replacing their urls, each with the primary pool size', () => {
+    const file = { ...primary, replicas: { urls: ['postgresql://app@replica-1/shop'], maxLagMs: 2000, checkIntervalMs: 250 } };
+    expect(load({ 'database.json': file }).replicas).toEqual({
+      servers: [{ client: 'postgres', url: 'postgresql://app@replica-1/shop', label: 'replica-1/shop', pool: { max: 4 } }],
+      maxLagMs: 2000,
+      checkIntervalMs: 250,
+    });
+    const fromEnv = load({ 'database.json': file }, { DATABASE_REPLICA_URLS: 'postgresql://app@r2/shop, postgres://app@r3:5433/shop' }).replicas;
+    expect(fromEnv?.servers.map((server) => server.label)).toEqual(['r2/shop', 'r3:5433/shop']);
+    expect(fromEnv).toMatchObject({ maxLagMs: 2000, checkIntervalMs: 250 });
+    expect(load({ 'database.json': primary }, { DATABASE_REPLICA_URLS: 'postgresql://app@r2/shop' }).replicas).toMatchObject({ maxLagMs: 10_000, checkIntervalMs: 1000 });
+  });
+
+  it.each([
+    [{ replicas: { urls: 'postgresql://r/db' } }, {}, 'config/database.json: replicas.urls must be an array (got "postgresql://r/db")'],
+    [{ replicas: { urls: ['mysql://r/db'] } }, {}, 'config/database.json: replicas.urls[0] must be a database of the primary\'s kind, "postgres" (got "mysql://r/db")'],
+    [{ replicas: { urls: ['postgresql://r/db'], maxLagMs: -1 } }, {}, 'config/database.json: replicas.maxLagMs must be an integer >= 0 (got -1)'],
+    [{ replicas: { urls: ['postgresql://r/db'], checkIntervalMs: 1 } }, {}, 'config/database.json: replicas.checkIntervalMs must be an integer >= 10 (got 1)'],
+    [{ replicas: { url: ['postgresql://r/db'] } }, {}, 'config/database.json: unknown key "replicas.url" (did you mean "replicas.urls"?)'],
+    [
+      {},
+      { DATABASE_REPLICA_URLS: 'postgresql://r/db,oracle://u:secret@r/db' },
+      'DATABASE_REPLICA_URLS[1] must start with "file:", "postgres://", "postgresql://", "mysql://" or "mariadb://" (got "oracle://u:***@r/db")',
+    ],
+  ])('%j %j', (replicas, env, message) => {
+    expect(errorOf({ 'database.json': { ...primary, ...replicas } }, env)).toBe(message);
+  });
+});
+
 describe('error messages', () => {
   it.each([
     [{ 'api.json': { rest: { maxLimit: 'a lot' } } }, 'config/api.json: rest.maxLimit must be an integer >= 1 (got "a lot")'],
@@ -374,6 +412,7 @@ describe('error messages', () => {
     [{ 'api.json': [] }, 'config/api.json: must be a JSON object (got [])'],
     [{ 'api.json': { query: { maxDepth: 0 } } }, 'config/api.json: query.maxDepth must be an integer >= 1 (got 0)'],
     [{ 'api.json': { query: { maxTables: 'many' } } }, 'config/api.json: query.maxTables must be an integer >= 1 (got "many")'],
+    [{ 'api.json': { query: { timeoutMs: -1 } } }, 'config/api.json: query.timeoutMs must be an integer >= 0 (got -1)'],
     [{ 'api.json': { query: { depth: 5 } } }, 'config/api.json: unknown key "query.depth"'],
     [{ 'server.json': { prot: 1 } }, 'config/server.json: unknown key "prot" (did you mean "port"?)'],
     [{ 'server.json': { colour: 1 } }, 'config/server.json: unknown key "colour"'],

@@ -15,9 +15,12 @@
  *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
  *   filename is relative to the project root; DATABASE_URL (`file:./x.db`, `file:/abs.db`,
  *   `postgres://...`, `postgresql://...`, `mysql://...`, `mariadb://...`) replaces client and connection.
- * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query?: { maxDepth: 10, maxTables: 100 } }
+ *   replicas (optional, PostgreSQL): { urls: ["postgresql://..."], maxLagMs: 10000, checkIntervalMs: 1000 }:
+ *     streaming replicas that serve reads (replicas/); DATABASE_REPLICA_URLS (comma-separated) replaces urls.
+ * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query?: { maxDepth: 10, maxTables: 100, timeoutMs: 10000 } }
  *   query: the budget of one read, REST or GraphQL (engine/budget.ts): the longest chain of
- *     relations, components and media it walks (populate, filters, sort), and how many in all.
+ *     relations, components and media it walks (populate, filters, sort), and how many in all;
+ *     timeoutMs: the longest a statement of a request runs before the database cancels it (0: none).
  * config/plugins.json      { graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, amountLimit?, maxAliases: 30,
  *                                               landingPage?, playgroundAlways?, apolloServer?: { introspection }, maxCost? } },
  *                            i18n: { defaultLocale: "en", locales: ["en" | { code, name }] },
@@ -122,6 +125,16 @@ export interface MysqlConfig {
 
 export type DatabaseConfig = SqliteConfig | PostgresConfig | MysqlConfig;
 
+/** Read replicas of the database (replicas/): they serve reads that need not see a newer write. */
+export interface ReplicasConfig {
+  /** One per replica, each read like DATABASE_URL, with the primary's pool size. */
+  readonly servers: readonly DatabaseConfig[];
+  /** A replica further behind the primary than this (milliseconds) serves nothing until it catches up. */
+  readonly maxLagMs: number;
+  /** How often the replicas' replay positions and health are checked, in milliseconds. */
+  readonly checkIntervalMs: number;
+}
+
 export interface RestConfig {
   readonly defaultLimit: number;
   readonly maxLimit: number;
@@ -217,6 +230,8 @@ export interface AppConfig {
   readonly projectRoot: string;
   readonly server: ServerConfig;
   readonly database: DatabaseConfig;
+  /** Absent when no replica is configured: every statement then goes to `database`. */
+  readonly replicas?: ReplicasConfig;
   readonly api: { readonly rest: RestConfig; readonly query: QueryBudget };
   readonly plugins: {
     readonly graphql: GraphqlConfig;
@@ -292,10 +307,13 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   const rateLimits = read('rate-limit.json');
   const cache = read('cache.json');
   const serverSettings = serverConfig(server.where, server.json ?? defaults['server.json'], env);
+  const databaseSettings = databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot);
+  const replicas = replicasConfig(database.where, database.json, env, databaseSettings, projectRoot);
   return {
     projectRoot,
     server: serverSettings,
-    database: databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot),
+    database: databaseSettings,
+    ...(replicas === undefined ? {} : { replicas }),
     api: apiConfig(api.where, api.json ?? defaults['api.json']),
     plugins: pluginsConfig(plugins.where, plugins.json ?? defaults['plugins.json'], env),
     permissions: permissionsConfig(permissions.where, permissions.json, options.model),
@@ -405,7 +423,7 @@ const clientConfigs: Readonly<Record<DatabaseKind, ClientConfig>> = {
 const databaseClients = Object.keys(clientConfigs) as DatabaseKind[];
 
 function databaseConfig(where: Where, json: unknown, env: Environment, projectRoot: string): DatabaseConfig {
-  const file = object(where, json, ['client', 'connection', 'pool']);
+  const file = object(where, json, ['client', 'connection', 'pool', 'replicas']);
   const client = clientConfigs[oneOf(at(where, 'client'), file.client, databaseClients)];
   const connection = object(at(where, 'connection'), file.connection ?? {}, client.connectionKeys);
   if (!client.pooled && file.pool !== undefined) {
@@ -418,6 +436,39 @@ function databaseConfig(where: Where, json: unknown, env: Environment, projectRo
   const envUrl = nonEmpty(env.DATABASE_URL);
   if (envUrl !== undefined) return databaseFromUrl({ file: '', path: 'DATABASE_URL' }, envUrl, projectRoot, poolMax);
   return client.read(where, connection, poolMax, projectRoot);
+}
+
+const defaultMaxLagMs = 10_000;
+const defaultCheckIntervalMs = 1_000;
+
+/**
+ * database.json's `replicas`, with DATABASE_REPLICA_URLS replacing its urls; undefined when no
+ * replica is named (nothing of the replica routing is then set up). Each replica must be the
+ * primary's kind of database; whether that kind supports replicas is its dialect's to say, at start-up.
+ */
+function replicasConfig(where: Where, json: unknown, env: Environment, primary: DatabaseConfig, projectRoot: string): ReplicasConfig | undefined {
+  const section = typeof json === 'object' && json !== null && 'replicas' in json ? json.replicas : undefined;
+  const w = at(where, 'replicas');
+  const file = section === undefined ? {} : object(w, section, ['urls', 'maxLagMs', 'checkIntervalMs']);
+  const envUrls = nonEmpty(env.DATABASE_REPLICA_URLS);
+  const urls: { where: Where; url: string }[] =
+    envUrls !== undefined
+      ? envUrls.split(',').flatMap((url, i) => (url.trim() === '' ? [] : [{ where: { file: '', path: `DATABASE_REPLICA_URLS[${i}]` }, url: url.trim() }]))
+      : file.urls === undefined
+        ? []
+        : array(at(w, 'urls'), file.urls).map((url, i) => ({ where: at(at(w, 'urls'), i), url: string(at(at(w, 'urls'), i), url) }));
+  if (urls.length === 0) return undefined;
+  const poolMax = 'pool' in primary ? primary.pool.max : 1;
+  const servers = urls.map(({ where: place, url }) => {
+    const server = databaseFromUrl(place, url, projectRoot, poolMax);
+    if (server.client !== primary.client) fail(place, `must be a database of the primary's kind, "${primary.client}" ${got(redactUrl(url))}`);
+    return server;
+  });
+  return {
+    servers,
+    maxLagMs: file.maxLagMs === undefined ? defaultMaxLagMs : integer(at(w, 'maxLagMs'), file.maxLagMs, { min: 0 }),
+    checkIntervalMs: file.checkIntervalMs === undefined ? defaultCheckIntervalMs : integer(at(w, 'checkIntervalMs'), file.checkIntervalMs, { min: 10 }),
+  };
 }
 
 /** DATABASE_URL: `file:` means SQLite, `postgres://` / `postgresql://` PostgreSQL, `mysql://` / `mariadb://` MySQL or MariaDB. */
@@ -485,10 +536,11 @@ function apiConfig(where: Where, json: unknown): AppConfig['api'] {
 }
 
 function queryBudget(where: Where, json: unknown): QueryBudget {
-  const query = object(where, json, ['maxDepth', 'maxTables']);
+  const query = object(where, json, ['maxDepth', 'maxTables', 'timeoutMs']);
   return {
     maxDepth: query.maxDepth === undefined ? DEFAULT_QUERY_BUDGET.maxDepth : integer(at(where, 'maxDepth'), query.maxDepth, { min: 1 }),
     maxTables: query.maxTables === undefined ? DEFAULT_QUERY_BUDGET.maxTables : integer(at(where, 'maxTables'), query.maxTables, { min: 1 }),
+    timeoutMs: query.timeoutMs === undefined ? DEFAULT_QUERY_BUDGET.timeoutMs : integer(at(where, 'timeoutMs'), query.timeoutMs, { min: 0 }),
   };
 }
 

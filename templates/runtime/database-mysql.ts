@@ -16,7 +16,7 @@
  */
 import type { Pool, PoolConnection, PoolOptions, ResultSetHeader, RowDataPacket, TypeCastField } from 'mysql2/promise';
 import type { MysqlConfig } from './config.ts';
-import { DatabaseOpenError, describeDriverError, type Database } from './database.ts';
+import { DatabaseOpenError, describeDriverError, type Database, type OpenOptions } from './database.ts';
 import { pooledDatabase, type PoolDriver } from './database-pooled.ts';
 import { mysqlDialect } from './dialect/mysql.ts';
 import { renderStatement } from './engine/sql.ts';
@@ -41,7 +41,7 @@ export const sessionSetup = [
   'SET SESSION optimizer_search_depth = 3',
 ].join('; ');
 
-export async function openMysql(config: MysqlConfig): Promise<Database> {
+export async function openMysql(config: MysqlConfig, options: OpenOptions = {}): Promise<Database> {
   let pool: Pool;
   try {
     const { createPool } = await import('mysql2/promise');
@@ -49,13 +49,34 @@ export async function openMysql(config: MysqlConfig): Promise<Database> {
   } catch (error) {
     throw new DatabaseOpenError(`cannot connect to mysql ${config.label}: ${describeDriverError(error)}`);
   }
+  let version: string;
   try {
-    await pool.query('SELECT 1');
+    const [rows] = await pool.query<RowDataPacket[]>('SELECT VERSION() AS version');
+    version = String(rows[0]?.version ?? '');
   } catch (error) {
     await pool.end().catch(() => undefined);
     throw new DatabaseOpenError(`cannot connect to mysql ${config.label}: ${describeDriverError(error)}`);
   }
-  return pooledDatabase(mysqlDriver, pool, `mysql ${config.label}`);
+  return pooledDatabase(mysqlDriver(readBound(version, options.statementTimeoutMs ?? 0)), pool, `mysql ${config.label}`);
+}
+
+/**
+ * How a read on the pool is bounded by the server's statement timeout, per statement rather than
+ * per session so that migrations, imports and writes are not: MariaDB runs `SET STATEMENT max_statement_time =
+ * <seconds> FOR <statement>`; MySQL reads the `MAX_EXECUTION_TIME(<ms>)` optimizer hint, which
+ * MariaDB would ignore (it is a comment there) and which binds only SELECT statements.
+ */
+type ReadBound = (sql: string) => string;
+
+export function readBound(version: string, timeoutMs: number): ReadBound {
+  if (timeoutMs <= 0) return (sql) => sql;
+  const ms = Math.trunc(timeoutMs);
+  if (/mariadb/i.test(version)) {
+    const prefix = `SET STATEMENT max_statement_time = ${ms / 1000} FOR `;
+    return (sql) => prefix + sql;
+  }
+  const hint = `SELECT /*+ MAX_EXECUTION_TIME(${ms}) */`;
+  return (sql) => sql.replace(/^\s*SELECT\b/i, hint);
 }
 
 function poolOptions(config: MysqlConfig): PoolOptions {
@@ -112,8 +133,8 @@ async function acquire(pool: Pool): Promise<PoolConnection> {
 /** Rows, or the header of a statement that returns none (of a script: its last statement's). */
 type Result = RowDataPacket[] | ResultSetHeader;
 
-/** mysql2's pool as database-pooled.ts drives it. */
-const mysqlDriver: PoolDriver<Pool, PoolConnection, Result> = {
+/** mysql2's pool as database-pooled.ts drives it; reads on the pool bounded by `bound`. */
+const mysqlDriver = (bound: ReadBound): PoolDriver<Pool, PoolConnection, Result> => ({
   dialect: mysqlDialect,
   begin: 'START TRANSACTION',
   acquire,
@@ -122,11 +143,14 @@ const mysqlDriver: PoolDriver<Pool, PoolConnection, Result> = {
   async run({ pool, connection }, kind, sql, params) {
     // Outside a transaction a statement borrows a connection, so that it runs on a set-up session.
     const taken = connection ?? (await acquire(pool));
+    // Only reads on the pool are bounded: a transaction's reads belong to its write, and a
+    // reserved connection waits on locks (the migrations' GET_LOCK) as long as it must.
+    const text = kind === 'query' && connection === undefined ? bound(sql) : sql;
     try {
       const [rows] =
         params.length === 0
-          ? await taken.query<RowDataPacket[]>(sql)
-          : await taken.execute<RowDataPacket[]>(sql, renderStatement(mysqlDialect, sql, params).values as Parameters<PoolConnection['execute']>[1] & unknown[]);
+          ? await taken.query<RowDataPacket[]>(text)
+          : await taken.execute<RowDataPacket[]>(text, renderStatement(mysqlDialect, sql, params).values as Parameters<PoolConnection['execute']>[1] & unknown[]);
       // A multi-statement script yields one result per statement; the last one is what callers want.
       return (kind === 'exec' && Array.isArray(rows) && rows.length > 0 && isResultList(rows) ? rows.at(-1) : rows) as Result;
     } finally {
@@ -138,7 +162,7 @@ const mysqlDriver: PoolDriver<Pool, PoolConnection, Result> = {
   },
   rows: (result) => (Array.isArray(result) ? result : []),
   executed: (result) => (Array.isArray(result) ? { changes: 0, lastId: null } : { changes: result.affectedRows, lastId: result.insertId === 0 ? null : result.insertId }),
-};
+});
 
 function isResultList(rows: unknown[]): boolean {
   return rows.every((r) => Array.isArray(r) || (typeof r === 'object' && r !== null && 'affectedRows' in r));

@@ -1,12 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, createServerDatabase } from '../../test/support/databases.ts';
 import type { TestDatabase } from '../../test/support/postgres.ts';
 import type { DatabaseConfig } from './config.ts';
 import { DatabaseOpenError, DatabaseUsageError, openDatabase, type Database, type Queryable, type QueryEvent } from './database.ts';
 import { withSessionOptions } from './database-postgres.ts';
+import { QueryTimeoutError } from './errors.ts';
+import { applyMigrations } from './migrate.ts';
 import { dialects } from './dialect/index.ts';
 import { renderStatement, StatementShapeError } from './engine/sql.ts';
 
@@ -176,6 +178,41 @@ describe.each(clients.filter((client) => client !== 'sqlite'))('%s: a transactio
   });
 });
 
+describe.each(clients.filter((client) => client !== 'sqlite'))("%s: the server's statement timeout", (dialect) => {
+  const sleep: Record<Exclude<(typeof clients)[number], 'sqlite'>, (seconds: number) => string> = {
+    postgres: (seconds) => `SELECT pg_sleep(${seconds}) IS NULL AS slept`,
+    mysql: (seconds) => `SELECT SLEEP(${seconds}) AS slept`,
+  };
+
+  it('cancels a read on the pool that runs past it with QueryTimeoutError, and the pool goes on', async () => {
+    const db = await openDatabase(configs[dialect](), { statementTimeoutMs: 200 });
+    try {
+      const error = await db.query(sleep[dialect](3)).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(QueryTimeoutError);
+      expect((error as QueryTimeoutError).status).toBe(503);
+      expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+      // Parameters take the prepared path on both drivers.
+      expect(await db.query(sleep[dialect](3).replace('3', '?'), [3]).catch((e: unknown) => e)).toBeInstanceOf(QueryTimeoutError);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it("leaves migrations unbounded, and the CLI's databases (no timeout given)", async () => {
+    const db = await openDatabase(configs[dialect](), { statementTimeoutMs: 200 });
+    const unbounded = await openDatabase(configs[dialect]());
+    const migrations = join(dir, `slow-migration-${dialect}`, '0001_slow');
+    mkdirSync(migrations, { recursive: true });
+    writeFileSync(join(migrations, 'migration.sql'), `${sleep[dialect](0.5)};\nCREATE TABLE slow_migrated (id INTEGER);\n`);
+    try {
+      expect(await applyMigrations(db, dirname(migrations), { info: () => undefined, warn: () => undefined })).toEqual(['0001_slow']);
+      expect(await unbounded.query(sleep[dialect](0.5))).toHaveLength(1);
+    } finally {
+      await Promise.all([db.close(), unbounded.close()]);
+    }
+  });
+});
+
 describe('sqlite specifics', () => {
   it('opens with WAL and foreign keys on, and refuses the outer handle inside a transaction', async () => {
     const db = await openDatabase({ client: 'sqlite', filename: join(dir, 'pragmas.db'), label: 'pragmas.db' });
@@ -234,6 +271,7 @@ describe('postgres specifics', () => {
   it("adds the session options to a URL's own", () => {
     expect(withSessionOptions('postgresql://u:p@h:5432/db')).toBe('postgresql://u:p@h:5432/db?options=-c+jit%3Doff');
     expect(withSessionOptions('postgres://h/db?sslmode=require&options=-c%20search_path%3Dapp')).toBe('postgres://h/db?sslmode=require&options=-c+search_path%3Dapp+-c+jit%3Doff');
+    expect(withSessionOptions('postgresql://h/db', 1500)).toBe('postgresql://h/db?options=-c+jit%3Doff+-c+statement_timeout%3D1500');
   });
 
   it('reports an unreachable server in one line', async () => {

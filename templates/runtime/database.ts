@@ -105,6 +105,13 @@ export class DatabaseUsageError extends Error {
 export interface OpenOptions {
   /** Told about errors of idle PostgreSQL connections, which would otherwise crash the process. */
   readonly onBackgroundError?: (error: Error) => void;
+  /**
+   * The longest a statement may run before the database cancels it (`api.query.timeoutMs`; the
+   * server sets it, the CLI's long imports and exports do not). PostgreSQL bounds every statement
+   * but migrations (`Dialect.migrations.unbounded`); MySQL and MariaDB bound reads; SQLite has no
+   * such timeout. A cancelled statement throws QueryTimeoutError. 0 or undefined: no timeout.
+   */
+  readonly statementTimeoutMs?: number;
 }
 
 type ConfigOf<K extends DatabaseKind> = Extract<DatabaseConfig, { readonly client: K }>;
@@ -113,7 +120,7 @@ type ConfigOf<K extends DatabaseKind> = Extract<DatabaseConfig, { readonly clien
 const drivers: { readonly [K in DatabaseKind]: (config: ConfigOf<K>, options: OpenOptions) => Promise<Database> } = {
   sqlite: async (config) => (await import('./database-sqlite.ts')).openSqlite(config),
   postgres: async (config, options) => (await import('./database-postgres.ts')).openPostgres(config, options),
-  mysql: async (config) => (await import('./database-mysql.ts')).openMysql(config),
+  mysql: async (config, options) => (await import('./database-mysql.ts')).openMysql(config, options),
 };
 
 /** Opens the configured database and checks that it answers. Throws DatabaseOpenError. */

@@ -28,6 +28,11 @@ export const envVariables: readonly EnvVariable[] = [
     description: 'file:./path.db (SQLite), postgresql://user:password@host:5432/db or mysql://user:password@host:3306/db (MySQL/MariaDB); overrides config/database.json',
     example: 'file:./.data/data.db',
   },
+  {
+    name: 'DATABASE_REPLICA_URLS',
+    description: 'comma-separated PostgreSQL streaming replicas that serve reads (read-your-writes kept); overrides config/database.json replicas.urls',
+    example: 'postgresql://user:password@replica-1:5432/db,postgresql://user:password@replica-2:5432/db',
+  },
   { name: 'LOG_LEVEL', description: 'fatal, error, warn, info (default), debug, trace or silent', example: 'info' },
   { name: 'JWT_SECRET', description: "signs and checks users' JWTs (sign-in, /api/users); required in production when the project has users", example: 'change-me-to-a-long-random-string' },
   {

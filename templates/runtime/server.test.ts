@@ -279,6 +279,12 @@ describe('process entry points', () => {
     [{}, { DATABASE_URL: 'oracle://x/y' }, 'capi: DATABASE_URL must start with "file:", "postgres://", "postgresql://", "mysql://" or "mariadb://" (got "oracle://x/y")'],
     [{}, { DATABASE_URL: 'mysql://root@127.0.0.1:1/x' }, 'capi: cannot connect to mysql 127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1'],
     [{}, { DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/x' }, 'capi: cannot connect to postgres 127.0.0.1:1/x: connect ECONNREFUSED 127.0.0.1:1'],
+    // Replicas where the database has no replica support are refused, not ignored (MySQL: replicas.test.ts).
+    [
+      {},
+      { DATABASE_REPLICA_URLS: 'file:./replica.db' },
+      'capi: read replicas (DATABASE_REPLICA_URLS, config/database.json "replicas") are supported on PostgreSQL only, not on sqlite: remove them: every statement then goes to the one database',
+    ],
   ])('runServer prints one line and exits 1 (%j %j)', async (config, extraEnv, line) => {
     const io = fakeIo();
     const error = await runServer({ projectRoot: projectRoot({ config }), model, env: { ...env, ...extraEnv } }, io).catch((e: unknown) => e);

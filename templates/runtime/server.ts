@@ -21,6 +21,7 @@ import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
 import { clusterWorker } from './cluster.ts';
 import { applyMigrations } from './migrate.ts';
 import { queryCounter } from './query-count.ts';
+import { primaryOf, replicaMiddlewares, withReplicas } from './replicas/index.ts';
 import { sendJson } from './send.ts';
 import type { ModelSchema } from './schema.ts';
 import { wellEncodedPath } from './url-encoding.ts';
@@ -101,9 +102,18 @@ function buildApp(options: CreateAppOptions): BuiltApp {
   // Behind a proxy, req.ip (rate limits, logs) must be the client's, not the proxy's.
   if (config.server.proxy) app.set('trust proxy', true);
   const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger });
-  const before: RequestHandler[] = [requestId, ...middlewares.before, wellEncodedPath, ...(options.countQueries === true ? [queryCounter(db)] : []), jsonBodyGuard];
+  const before: RequestHandler[] = [
+    requestId,
+    ...middlewares.before,
+    wellEncodedPath,
+    // After the body is read: a scope opened before would be lost across the body stream's callbacks.
+    ...replicaMiddlewares(db, config.replicas),
+    ...(options.countQueries === true ? [queryCounter(db)] : []),
+    jsonBodyGuard,
+  ];
   for (const handler of before) app.use(handler);
-  app.use(routeGroupLimits(config.rateLimits, db));
+  // Counters every request reads and writes at once: on the primary, whatever replicas there are.
+  app.use(routeGroupLimits(config.rateLimits, primaryOf(db)));
 
   app.get('/_health', async (_req, res) => {
     try {
@@ -201,14 +211,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   loadDotEnv(options.projectRoot, env);
   const logger = options.logger ?? createLogger({ level: logLevelFromEnv(env) });
   const config = options.config ?? loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
-  const db = await openDatabase(config.database, {
+  const primary = await openDatabase(config.database, {
     onBackgroundError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+    statementTimeoutMs: config.api.query.timeoutMs,
   });
+  let db = primary;
   let server: Server;
   let context: AppContext;
   const stops: (() => Promise<void>)[] = [];
   try {
-    if (options.migrate ?? true) await applyMigrations(db, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
+    if (options.migrate ?? true) await applyMigrations(primary, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
+    db = await withReplicas(primary, config.replicas, logger, config.api.query.timeoutMs);
     context = { config, db, model: options.model, logger, env, onClose: (stop) => stops.push(stop) };
     const mounts: Mount[] = [];
     for (const factory of options.mounts ?? []) {

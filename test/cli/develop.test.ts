@@ -157,6 +157,16 @@ describe('capi develop', { timeout: 300_000 }, () => {
     expect(session.permissionsFile()).toBe(DevelopSession.permissions);
   });
 
+  it('an edit that changes no generated file (reformatting) does not restart the server', async () => {
+    const mark = session.output.length;
+    const file = join(session.types, 'note.json');
+    writeFileSync(file, JSON.stringify(JSON.parse(readFileSync(file, 'utf8'))));
+    await until('the regeneration', () => /project is unchanged|restarting the server|change not applied/.test(since(mark)));
+    expect(since(mark)).toContain('the generated project is unchanged; the server keeps running');
+    expect(since(mark)).not.toContain('restarting the server');
+    expect(await filterStatus('mood')).toBe(200);
+  });
+
   it('Ctrl-C stops the watcher and the server and exits 0', async () => {
     expect(await session.interrupt()).toBe(0);
     expect(session.output).toContain('capi develop: stopping');

@@ -189,6 +189,17 @@ describe('capi validate', () => {
     );
   });
 
+  it('reports a file of invalid JSON once: no false "does not exist" for what that file defines', async () => {
+    const broken = copyExample(join(space.dir, 'broken-json'));
+    const author = join(broken, 'author.json');
+    writeFileSync(author, readFileSync(author, 'utf8').replace('{', '{,'));
+    const result = await capi(['validate', '--content-types', broken]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/author\.json:1:2 #: invalid JSON/);
+    expect(result.stderr).not.toContain('does not exist');
+    expect(result.stderr).toContain('1 problem(s) in the content-type schemas');
+  });
+
   it('fails on a missing folder', async () => {
     const result = await capi(['validate', '--content-types', join(space.dir, 'nope')]);
     expect(result.code).toBe(1);

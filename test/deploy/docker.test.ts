@@ -11,7 +11,7 @@
  * binding, is copied from capi's own install instead.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { promisify } from 'node:util';
@@ -30,6 +30,9 @@ beforeAll(async () => {
   expect(generated.code, generated.stderr).toBe(0);
   // The image serves what config/permissions.json opens: a new project opens no content.
   grant(project, 'public', ['api::article.article.find']);
+  // And its OpenAPI document, off by default in production.
+  const plugins = join(project, 'config', 'plugins.json');
+  writeFileSync(plugins, JSON.stringify({ ...JSON.parse(readFileSync(plugins, 'utf8')), documentation: { enabled: true } }));
   dockerfile = parseDockerfile(readFileSync(join(project, 'Dockerfile'), 'utf8'));
 }, 120_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -157,7 +160,8 @@ describe('the generated Dockerfile, run step by step', () => {
     expect(installed).toEqual(expect.arrayContaining(['better-sqlite3', 'sharp', 'express', 'pg']));
     for (const dev of ['typescript', 'prisma']) expect(installed).not.toContain(dev);
     expect(existsSync(join(app, 'node_modules', '@prisma', 'adapter-better-sqlite3'))).toBe(false);
-    expect(readdirSync(app).sort()).toEqual(['.data', 'config', 'dist', 'node_modules', 'package.json', 'prisma', 'public', 'src']);
+    expect(readdirSync(app).sort()).toEqual(['.data', 'config', 'dist', 'node_modules', 'openapi.json', 'package.json', 'prisma', 'public', 'src']);
+    expect(readdirSync(join(app, 'public')).sort()).toEqual(['robots.txt', 'uploads']);
     expect(readdirSync(join(app, 'src'))).toEqual(['graphql']);
 
     expect(cmd).toEqual(['node', 'dist/main.js']);
@@ -177,6 +181,9 @@ describe('the generated Dockerfile, run step by step', () => {
       const articles = await fetch(`${server.url}/api/articles`);
       expect(articles.status).toBe(200);
       expect(((await articles.json()) as { data: unknown }).data).toEqual([]);
+      // public/ is served, and the OpenAPI document the project enabled.
+      expect((await fetch(`${server.url}/robots.txt`)).status).toBe(200);
+      expect(((await (await fetch(`${server.url}/api/openapi.json`)).json()) as { openapi: string }).openapi).toMatch(/^3\./);
     } finally {
       await server.stop();
     }

@@ -59,6 +59,7 @@ describe('emitProject', () => {
       'package-lock.json',
       'package.json',
       'prisma.config.ts',
+      'public/robots.txt',
       'src/extensions/index.ts',
       'src/main.ts',
       'src/migrate.ts',
@@ -66,7 +67,7 @@ describe('emitProject', () => {
     ]);
   });
 
-  it('owns generated code and leaves config, README, .gitignore, the Docker files and src/extensions to the user after the first run', () => {
+  it('owns generated code and leaves config, README, .gitignore, the Docker files, public/ and src/extensions to the user after the first run', () => {
     const createOnce = files.filter((f) => f.policy === 'create-once').map((f) => f.path);
     expect(createOnce).toEqual([
       '.dockerignore',
@@ -82,6 +83,7 @@ describe('emitProject', () => {
       'config/rate-limit.json',
       'config/server.json',
       'config/webhooks.json',
+      'public/robots.txt',
       'src/extensions/index.ts',
     ]);
   });

@@ -19,6 +19,8 @@ export interface TestServer {
   readonly url: string;
   readonly seedMap: SeedMap;
   readonly project: string;
+  /** The database the server runs on (a `file:` URL on SQLite). */
+  readonly databaseUrl: string;
   /** Restarts the server on the same database with some actions revoked from every role. */
   restart(revoke: readonly string[]): Promise<void>;
   stop(): Promise<void>;
@@ -41,6 +43,7 @@ export async function startSeededServer(database: Client, name: string): Promise
     },
     seedMap,
     project,
+    databaseUrl: pg?.url ?? `file:${join(options.workDir, 'conformance.db')}`,
     async restart(revoke) {
       await server.stop();
       restrictPermissions(project, revoke);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import BetterSqlite from 'better-sqlite3';
 import { archiveEntries } from '../../templates/runtime/transfer/archive-reader.ts';
-import { exportArchive } from '../../templates/runtime/transfer/export.ts';
+import { archiveFileName, exportArchive } from '../../templates/runtime/transfer/export.ts';
 import { clients, openExampleDatabase, type Client, type ExampleDatabase } from '../support/example-db.ts';
 import { adminUrl as mysqlAdminUrl } from '../support/mysql.ts';
 import { adminUrl as postgresAdminUrl } from '../support/postgres.ts';
@@ -78,6 +78,18 @@ async function fixtureLine(prefix: string, match: (line: Record<string, unknown>
   }
   return undefined;
 }
+
+describe('the archive file name', () => {
+  it('appends .tar.gz (or .tar without compression) as strapi export does, unless the name ends so', () => {
+    expect(archiveFileName('backup', true)).toBe('backup.tar.gz');
+    expect(archiveFileName('backup', false)).toBe('backup.tar');
+    expect(archiveFileName('backup.tar', true)).toBe('backup.tar.gz');
+    expect(archiveFileName('backup.tar', false)).toBe('backup.tar');
+    expect(archiveFileName('backup.tar.gz', true)).toBe('backup.tar.gz');
+    expect(archiveFileName('backup.tgz', true)).toBe('backup.tgz');
+    expect(archiveFileName('dir.v2/backup-2026', true)).toBe('dir.v2/backup-2026.tar.gz');
+  });
+});
 
 describe.each(clients)('capi export on %s', (client) => {
   let source: ExampleDatabase;

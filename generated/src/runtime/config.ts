@@ -15,9 +15,10 @@
  *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
  *   filename is relative to the project root; DATABASE_URL (`file:./x.db`, `file:/abs.db`,
  *   `postgres://...`, `postgresql://...`, `mysql://...`, `mariadb://...`) replaces client and connection.
- * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query?: { maxDepth: 10, maxTables: 100 } }
+ * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query?: { maxDepth: 10, maxTables: 100, timeoutMs: 10000 } }
  *   query: the budget of one read, REST or GraphQL (engine/budget.ts): the longest chain of
- *     relations, components and media it walks (populate, filters, sort), and how many in all.
+ *     relations, components and media it walks (populate, filters, sort), and how many in all;
+ *     timeoutMs: the longest a statement of a request runs before the database cancels it (0: none).
  * config/plugins.json      { graphql: { config: { defaultLimit: 10, maxLimit: -1, depthLimit: 10, amountLimit?, maxAliases: 30,
  *                                               landingPage?, playgroundAlways?, apolloServer?: { introspection }, maxCost? } },
  *                            i18n: { defaultLocale: "en", locales: ["en" | { code, name }] },
@@ -472,10 +473,11 @@ function apiConfig(where: Where, json: unknown): AppConfig['api'] {
 }
 
 function queryBudget(where: Where, json: unknown): QueryBudget {
-  const query = object(where, json, ['maxDepth', 'maxTables']);
+  const query = object(where, json, ['maxDepth', 'maxTables', 'timeoutMs']);
   return {
     maxDepth: query.maxDepth === undefined ? DEFAULT_QUERY_BUDGET.maxDepth : integer(at(where, 'maxDepth'), query.maxDepth, { min: 1 }),
     maxTables: query.maxTables === undefined ? DEFAULT_QUERY_BUDGET.maxTables : integer(at(where, 'maxTables'), query.maxTables, { min: 1 }),
+    timeoutMs: query.timeoutMs === undefined ? DEFAULT_QUERY_BUDGET.timeoutMs : integer(at(where, 'timeoutMs'), query.timeoutMs, { min: 0 }),
   };
 }
 

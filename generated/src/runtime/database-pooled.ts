@@ -7,6 +7,7 @@
  * the pool. A driver supplies only what its client library does (`PoolDriver`).
  */
 import type { Dialect } from './dialect/types.ts';
+import { QueryTimeoutError } from './errors.ts';
 import { DatabaseUsageError, QueryEvents, type Database, type ExecuteResult, type QueryEvent, type QueryListener, type Queryable, type SqlValue } from './database.ts';
 
 /** Where a statement runs: on any connection of the pool, or on `connection` (a transaction, a reserved connection). */
@@ -115,7 +116,7 @@ class PooledHandle<Pool, Connection extends object, Result> implements Queryable
       return result;
     } catch (error) {
       this.events.emit({ kind, sql, params, durationMs: performance.now() - start, error });
-      throw error;
+      throw this.dialect.isStatementTimeout(error) ? new QueryTimeoutError() : error;
     }
   }
 

@@ -28,7 +28,7 @@ export const connectTimeoutMs = 10_000;
 export async function openPostgres(config: PostgresConfig, options: OpenOptions = {}): Promise<Database> {
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: withSessionOptions(config.url), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
+    pool = new pg.Pool({ connectionString: withSessionOptions(config.url, options.statementTimeoutMs), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
   } catch (error) {
     throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}`);
   }
@@ -45,19 +45,25 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
 }
 
 /**
- * JIT compilation pays off for long analytic scans; for the engine's one-statement reads it is all
- * cost: a populate 5 levels deep over 72 tables took 31 s with it and 0.06 s without
- * (docs/reliability.md, "Query limits"), since the planner's estimates of nested subqueries pass
- * jit_above_cost long before they take time. Set at connection start (the `options` startup
- * parameter, after any the URL gives), so no statement ever runs before it. PostgreSQL before 11
- * has no JIT and is not supported.
+ * Settings of every connection, given at connection start (the `options` startup parameter, after
+ * any the URL gives), so no statement ever runs before them:
+ * - `jit=off`: JIT compilation pays off for long analytic scans; for the engine's one-statement
+ *   reads it is all cost: a populate 5 levels deep over 72 tables took 31 s with it and 0.06 s
+ *   without (docs/reliability.md, "Query limits"), since the planner's estimates of nested
+ *   subqueries pass jit_above_cost long before they take time. PostgreSQL before 11 has no JIT
+ *   and is not supported.
+ * - `statement_timeout`, when the server sets one (OpenOptions.statementTimeoutMs): the database
+ *   cancels a statement that runs longer, planning included.
  */
-export const sessionOptions = '-c jit=off';
+export function sessionOptions(statementTimeoutMs = 0): string {
+  return statementTimeoutMs > 0 ? `-c jit=off -c statement_timeout=${Math.trunc(statementTimeoutMs)}` : '-c jit=off';
+}
 
-export function withSessionOptions(connectionString: string): string {
+export function withSessionOptions(connectionString: string, statementTimeoutMs?: number): string {
   const url = new URL(connectionString);
   const given = url.searchParams.get('options');
-  url.searchParams.set('options', given === null || given === '' ? sessionOptions : `${given} ${sessionOptions}`);
+  const ours = sessionOptions(statementTimeoutMs);
+  url.searchParams.set('options', given === null || given === '' ? ours : `${given} ${ours}`);
   return url.toString();
 }
 

@@ -105,7 +105,22 @@ export class PayloadTooLargeError extends HttpError {
   }
 }
 
-/** The only 5xx the client sees; its message is fixed so that nothing internal leaks. */
+/**
+ * A statement of the request ran past the database's statement timeout (`api.query.timeoutMs`)
+ * and was cancelled: the request asked for more than the server answers in that time, or the
+ * database is overloaded. 503, as the answer may come another time; GraphQL answers with the
+ * same HTTP status (Apollo reads `extensions.http`), as for its other request limits.
+ */
+export class QueryTimeoutError extends HttpError {
+  override readonly name = 'ServiceUnavailableError';
+  readonly status = 503;
+  readonly extensions = { http: { status: 503 } };
+  constructor() {
+    super('The query took longer than the server allows (api.query.timeoutMs): ask for less (fewer populated relations, a smaller page, narrower filters) or try again later', { limit: 'timeoutMs' });
+  }
+}
+
+/** The only 5xx the client sees besides a timeout; its message is fixed so that nothing internal leaks. */
 export class InternalServerError extends HttpError {
   override readonly name = 'InternalServerError';
   readonly status = 500;

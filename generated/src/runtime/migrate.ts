@@ -140,11 +140,12 @@ async function applyOne(connection: Queryable, migration: Migration, log: Migrat
 /**
  * Serialises migrators across processes (`Dialect.migrations`): a transaction-scoped lock where
  * the database has one, else the session lock taken around the whole run or, on SQLite, BEGIN
- * IMMEDIATE itself.
+ * IMMEDIATE itself. First, the server's statement timeout is lifted for the transaction.
  */
 async function lock(tx: Queryable): Promise<void> {
-  const lock = tx.dialect.migrations.transactionLock;
-  if (lock !== undefined) await tx.query(lock.sql, lock.params);
+  const { transactionLock, unbounded } = tx.dialect.migrations;
+  if (unbounded !== undefined) await tx.exec(unbounded);
+  if (transactionLock !== undefined) await tx.query(transactionLock.sql, transactionLock.params);
 }
 
 function createTableSql(tx: Queryable): string {

@@ -203,6 +203,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const config = options.config ?? loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
   const db = await openDatabase(config.database, {
     onBackgroundError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+    statementTimeoutMs: config.api.query.timeoutMs,
   });
   let server: Server;
   let context: AppContext;

@@ -62,6 +62,9 @@ const retryableCodes: ReadonlySet<unknown> = new Set(['ER_LOCK_DEADLOCK', 'ER_LO
  */
 const jsonDepthErrors: ReadonlySet<unknown> = new Set([3157, 4025]);
 
+/** MariaDB's ER_STATEMENT_TIMEOUT (max_statement_time) and MySQL's ER_QUERY_TIMEOUT (max_execution_time). */
+const statementTimeoutErrors: ReadonlySet<unknown> = new Set([1969, 3024]);
+
 function errnoOf(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { errno?: unknown }).errno : undefined;
 }
@@ -124,6 +127,7 @@ export const mysqlDialect: Dialect = {
     `UPDATE ${table} AS capi_to JOIN ${table} AS capi_from ON capi_from.id = ? SET ${columns.map((c) => `capi_to.${c} = capi_from.${c}`).join(', ')} WHERE capi_to.id = ?`,
   insertIgnore: (conflict) => ` ON DUPLICATE KEY UPDATE ${quote(conflict[0]!)} = ${quote(conflict[0]!)}`,
   isRetryable: (error) => retryableCodes.has(codeOf(error)),
+  isStatementTimeout: (error) => statementTimeoutErrors.has(errnoOf(error)),
   refusedValue: (error) => (jsonDepthErrors.has(errnoOf(error)) ? 'Invalid request body: a JSON value is nested deeper than the database stores (MariaDB: 32 levels, MySQL: 100)' : undefined),
 
   snapshot: { begin: 'SET TRANSACTION ISOLATION LEVEL REPEATABLE READ; START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY', end: 'COMMIT' },
@@ -138,6 +142,8 @@ export const mysqlDialect: Dialect = {
     timestampType: 'DATETIME(3)',
     checksForeignKeys: false,
   },
+  // Replicas' positions (GTID sets) are not compared: start-up refuses DATABASE_REPLICA_URLS here.
+  replication: undefined,
   json: {
     arrayOpen: 'JSON_ARRAY(',
     emptyArray: 'JSON_ARRAY()',

@@ -63,6 +63,7 @@ export const sqliteDialect: Dialect = {
   copyColumns: (table, columns) => `UPDATE ${table} SET (${columns.join(', ')}) = (SELECT ${columns.join(', ')} FROM ${table} WHERE id = ?) WHERE id = ?`,
   insertIgnore: (conflict) => ` ON CONFLICT (${conflict.map(quote).join(', ')}) DO NOTHING`,
   isRetryable: (error) => codeOf(error) === 'SQLITE_BUSY',
+  isStatementTimeout: () => false,
   refusedValue: () => undefined,
 
   snapshot: { begin: 'BEGIN DEFERRED', end: 'COMMIT' },
@@ -76,6 +77,8 @@ export const sqliteDialect: Dialect = {
     timestampType: 'TEXT',
     checksForeignKeys: true,
   },
+  // One file has no replicas.
+  replication: undefined,
   json: {
     arrayOpen: 'json_array(',
     emptyArray: 'json_array()',

@@ -63,6 +63,13 @@ export interface MigrationSupport {
    * (SQLite's BEGIN IMMEDIATE) or when `sessionLock` is used.
    */
   readonly transactionLock?: Fragment;
+  /**
+   * A statement run first in every migration transaction that lifts the server's statement
+   * timeout for it (PostgreSQL: `SET LOCAL statement_timeout = 0`): a migration may rewrite a big
+   * table for longer than any request may run. Undefined where the timeout binds only the
+   * request's reads (MySQL, MariaDB) or does not exist (SQLite).
+   */
+  readonly unbounded?: string;
   /** Column type of `_capi_migrations.applied_at`. */
   readonly timestampType: string;
   /**
@@ -70,6 +77,20 @@ export interface MigrationSupport {
    * followed by a check (`PRAGMA foreign_key_check`) so a bad migration fails, not later writes.
    */
   readonly checksForeignKeys: boolean;
+}
+
+/**
+ * How a primary and its streaming replicas say how far along the log they are, for read
+ * replicas (replicas/): a read that must see a write goes to a replica only once the replica has
+ * replayed past the position the primary reported after the write committed.
+ */
+export interface ReplicationSupport {
+  /** One row, column `position`: where the primary's log ends, after every commit made before it ran. */
+  readonly primaryPosition: string;
+  /** One row, column `position`: how far a replica has replayed; NULL on a server that replicates nothing. */
+  readonly replayedPosition: string;
+  /** A position as a comparable number; undefined when `text` is none (a forged or damaged value is ignored, never an error). */
+  parsePosition(text: string): bigint | undefined;
 }
 
 /** The JSON functions of the one-statement reads (engine/nested.ts). */
@@ -322,6 +343,11 @@ export interface Dialect {
    * when `error` is something else. MariaDB stores no JSON nested deeper than 32 levels.
    */
   refusedValue(error: unknown): string | undefined;
+  /**
+   * Errors that say the database cancelled a statement at its statement timeout (the server's
+   * `api.query.timeoutMs`, database.ts `OpenOptions`); SQLite has none.
+   */
+  isStatementTimeout(error: unknown): boolean;
 
   // ---- whole-database operations ----------------------------------------------------------
 
@@ -339,6 +365,8 @@ export interface Dialect {
    */
   analyzeTable(table: string): string | undefined;
   readonly migrations: MigrationSupport;
+  /** Read replicas (DATABASE_REPLICA_URLS); undefined where they are not supported, which start-up then refuses. */
+  readonly replication: ReplicationSupport | undefined;
   readonly json: JsonSupport;
   readonly capabilities: Capabilities;
 }

@@ -58,7 +58,7 @@ describe('budgetError', () => {
   });
 
   it('refuses more tables than maxTables, counted over the whole query', () => {
-    const budget = { maxDepth: 10, maxTables: 5 };
+    const budget = { ...DEFAULT_QUERY_BUDGET, maxTables: 5 };
     const wide = (attributes: number): PopulateTree => Object.fromEntries(Array.from({ length: attributes }, (_, index) => [`a${index}`, {}]));
     expect(budgetError(read({ populate: wide(4), filters: through(1) }), budget)).toBeUndefined();
     expect(budgetError(read({ populate: wide(5), filters: through(1) }), budget)?.message).toBe('This query reads 6 relations, components or media; the maximum is 5 (api.query.maxTables)');

@@ -37,15 +37,22 @@ export interface QueryBudget {
   readonly maxDepth: number;
   /** Most hops one read may walk in all. */
   readonly maxTables: number;
+  /**
+   * Longest a statement of a request may run, in milliseconds, before the database cancels it
+   * (database.ts `statementTimeoutMs`): the bound on what the size checks cannot see, the rows a
+   * read fans out to. 0: none.
+   */
+  readonly timeoutMs: number;
 }
 
 /**
  * Every read the conformance suite and the tests make fits (the deepest GraphQL selection
  * depthLimit 10 allows walks 9 relations; REST's populate fits 10 in its 20 brackets), and so
  * does SQLite's expression tree with room to spare for logical nesting (docs/reliability.md,
- * "Query limits").
+ * "Query limits"). The slowest read the size checks admit took 2.5 s (MariaDB, first run): ten
+ * seconds leaves room for a loaded machine and stops a read that fans out to millions of rows.
  */
-export const DEFAULT_QUERY_BUDGET: QueryBudget = { maxDepth: 10, maxTables: 100 };
+export const DEFAULT_QUERY_BUDGET: QueryBudget = { maxDepth: 10, maxTables: 100, timeoutMs: 10_000 };
 
 /**
  * Expression levels per hop and per and/or/not, measured on SQLite 3 with the conformance model

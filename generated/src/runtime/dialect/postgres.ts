@@ -30,6 +30,9 @@ function arrayElement(value: number | string): string {
 /** Deadlock and serialisation failure: two writers locked the same rows in opposite orders. */
 const retryableCodes: ReadonlySet<unknown> = new Set(['40P01', '40001']);
 
+/** query_canceled: the statement timeout (or a cancel request, which capi never sends). */
+const statementTimeoutCode = '57014';
+
 export const postgresDialect: Dialect = {
   kind: 'postgres',
   quote,
@@ -68,6 +71,7 @@ export const postgresDialect: Dialect = {
   copyColumns: (table, columns) => `UPDATE ${table} SET (${columns.join(', ')}) = (SELECT ${columns.join(', ')} FROM ${table} WHERE id = ?) WHERE id = ?`,
   insertIgnore: (conflict) => ` ON CONFLICT (${conflict.map(quote).join(', ')}) DO NOTHING`,
   isRetryable: (error) => retryableCodes.has(codeOf(error)),
+  isStatementTimeout: (error) => codeOf(error) === statementTimeoutCode,
   refusedValue: () => undefined,
 
   snapshot: { begin: 'BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY', end: 'COMMIT' },
@@ -75,6 +79,7 @@ export const postgresDialect: Dialect = {
   analyzeTable: (table) => `ANALYZE ${quote(table)};`,
   migrations: {
     transactionLock: fragment('SELECT pg_advisory_xact_lock(?, ?)', [...migrationLockKey]),
+    unbounded: 'SET LOCAL statement_timeout = 0',
     timestampType: 'TIMESTAMPTZ',
     checksForeignKeys: false,
   },

@@ -63,6 +63,13 @@ export interface MigrationSupport {
    * (SQLite's BEGIN IMMEDIATE) or when `sessionLock` is used.
    */
   readonly transactionLock?: Fragment;
+  /**
+   * A statement run first in every migration transaction that lifts the server's statement
+   * timeout for it (PostgreSQL: `SET LOCAL statement_timeout = 0`): a migration may rewrite a big
+   * table for longer than any request may run. Undefined where the timeout binds only the
+   * request's reads (MySQL, MariaDB) or does not exist (SQLite).
+   */
+  readonly unbounded?: string;
   /** Column type of `_capi_migrations.applied_at`. */
   readonly timestampType: string;
   /**
@@ -322,6 +329,11 @@ export interface Dialect {
    * when `error` is something else. MariaDB stores no JSON nested deeper than 32 levels.
    */
   refusedValue(error: unknown): string | undefined;
+  /**
+   * Errors that say the database cancelled a statement at its statement timeout (the server's
+   * `api.query.timeoutMs`, database.ts `OpenOptions`); SQLite has none.
+   */
+  isStatementTimeout(error: unknown): boolean;
 
   // ---- whole-database operations ----------------------------------------------------------
 

@@ -55,7 +55,7 @@ type OwnerSchema = ContentTypeSchema | ComponentSchema;
 
 export async function exportArchive(options: ExportOptions): Promise<ExportResult> {
   const started = performance.now();
-  const file = options.compress ? (options.file.endsWith('.gz') ? options.file : `${options.file}.gz`) : options.file;
+  const file = archiveFileName(options.file, options.compress);
   const archive = new ArchiveWriter(file, options.compress);
   try {
     const result = await inSnapshot(options.db, (view) => writeArchive({ ...options, db: view }, archive));
@@ -66,6 +66,15 @@ export async function exportArchive(options: ExportOptions): Promise<ExportResul
     await rm(file, { force: true });
     throw error;
   }
+}
+
+/**
+ * The file an export writes for the name given: `.tar.gz` (or `.tar` with --no-compress) appended
+ * unless the name already ends so, as `strapi export -f backup` writes `backup.tar.gz`.
+ */
+export function archiveFileName(given: string, compress: boolean): string {
+  if (compress) return /\.(tar\.gz|tgz)$/i.test(given) ? given : /\.tar$/i.test(given) ? `${given}.gz` : `${given}.tar.gz`;
+  return /\.tar$/i.test(given) ? given : `${given}.tar`;
 }
 
 /**
