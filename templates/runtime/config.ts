@@ -59,6 +59,7 @@
  * config/webhooks.json     [{ name, url, headers?, events, secretEnv? }] (webhooks/config.ts)
  * config/middlewares.json  Strapi's middleware list, names and options (middlewares/config.ts)
  * config/rate-limit.json   request limits per route group (rate-limit/config.ts)
+ * config/cache.json        ETags, Cache-Control, surrogate keys and CDN purges (cache/config.ts); all off by default
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -75,6 +76,7 @@ import { uploadProviderConfig, type UploadProviderConfig } from './upload/provid
 import type { EmailConfig } from './users/email.ts';
 import type { DatabaseKind } from './dialect/types.ts';
 import { DEFAULT_QUERY_BUDGET, type QueryBudget } from './engine/budget.ts';
+import { cacheConfig, type CacheConfig } from './cache/config.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
@@ -244,6 +246,8 @@ export interface AppConfig {
   /** config/middlewares.json, in order. */
   readonly middlewares: readonly MiddlewareEntry[];
   readonly rateLimits: RateLimitsConfig;
+  /** config/cache.json. */
+  readonly cache: CacheConfig;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -260,7 +264,7 @@ export interface LoadConfigOptions {
   readonly model?: PermissionModel;
 }
 
-export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json', 'middlewares.json', 'rate-limit.json'] as const;
+export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json', 'middlewares.json', 'rate-limit.json', 'cache.json'] as const;
 export type ConfigFileName = (typeof configFileNames)[number];
 
 export const defaultSqliteFilename = '.data/data.db';
@@ -282,6 +286,7 @@ export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Ex
     'webhooks.json': [],
     'middlewares.json': [...defaultMiddlewareList],
     'rate-limit.json': defaultRateLimitFile(),
+    'cache.json': { etag: false, cacheControl: {} },
   };
 }
 
@@ -300,6 +305,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   const webhooks = read('webhooks.json');
   const middlewares = read('middlewares.json');
   const rateLimits = read('rate-limit.json');
+  const cache = read('cache.json');
   const serverSettings = serverConfig(server.where, server.json ?? defaults['server.json'], env);
   const databaseSettings = databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot);
   const replicas = replicasConfig(database.where, database.json, env, databaseSettings, projectRoot);
@@ -314,7 +320,14 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     webhooks: webhooksConfig(webhooks.where, webhooks.json ?? [], env),
     middlewares: middlewaresConfig(middlewares.where, middlewares.json, { jsonLimit: serverSettings.jsonLimit, env }),
     rateLimits: rateLimitsConfig(rateLimits.where, rateLimits.json),
+    cache: cacheConfig(cache.where, cache.json ?? {}, env, options.model === undefined ? undefined : cacheKeyCheck(options.model)),
   };
+}
+
+/** Whether a config/cache.json `cacheControl` key names a content type of the model, one of its read routes, or GraphQL. */
+function cacheKeyCheck(model: PermissionModel): (key: string) => boolean {
+  const uids = new Set(Object.values(model.contentTypes).map((type) => type.uid));
+  return (key) => key === 'graphql' || uids.has(key) || (/\.(find|findOne)$/.test(key) && uids.has(key.replace(/\.(find|findOne)$/, '')));
 }
 
 /** The parsed file, or undefined when it does not exist. */

@@ -31,6 +31,7 @@ import type { Extensions } from './extensions/types.ts';
 import { usersPlugin } from './users/index.ts';
 import { openapiMount } from './openapi/index.ts';
 import { accountStore } from './users/store.ts';
+import { HttpCache } from './cache/http.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
@@ -59,6 +60,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       resolveAccess: access.resolveAccess,
       extensions: { extensions, app: project.app },
       unknownParams: new UnknownQueryParams(app.logger),
+      cache: new HttpCache(app.config.cache),
     };
     // `/api/upload/files` takes the same filters, sort, fields and pagination as any content type,
     // but like Strapi's it lists every file when no pagination is asked for.

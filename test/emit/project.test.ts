@@ -48,6 +48,7 @@ describe('emitProject', () => {
       'Dockerfile',
       'README.md',
       'config/api.json',
+      'config/cache.json',
       'config/database.json',
       'config/middlewares.json',
       'config/permissions.json',
@@ -74,6 +75,7 @@ describe('emitProject', () => {
       'Dockerfile',
       'README.md',
       'config/api.json',
+      'config/cache.json',
       'config/database.json',
       'config/middlewares.json',
       'config/permissions.json',
@@ -103,7 +105,7 @@ describe('emitProject', () => {
 
   it('writes the default config files as pretty JSON with a trailing newline', () => {
     const defaults = defaultConfigFiles('sqlite');
-    for (const name of ['server.json', 'database.json', 'api.json', 'plugins.json', 'middlewares.json', 'rate-limit.json'] as const) {
+    for (const name of ['server.json', 'database.json', 'api.json', 'plugins.json', 'middlewares.json', 'rate-limit.json', 'cache.json'] as const) {
       const contents = map.get(`config/${name}`)!.contents;
       expect(contents).toBe(`${JSON.stringify(defaults[name], null, 2)}\n`);
     }

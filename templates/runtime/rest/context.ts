@@ -6,6 +6,7 @@ import type { DocumentService } from '../engine/types.ts';
 import type { RestExtensions } from '../extensions/pipeline.ts';
 import type { UnknownQueryParams } from '../query/unknown-params.ts';
 import type { ModelSchema } from '../schema.ts';
+import type { HttpCache } from '../cache/http.ts';
 
 export interface RestContext {
   readonly model: ModelSchema;
@@ -19,4 +20,6 @@ export interface RestContext {
   readonly extensions?: RestExtensions;
   /** Logs each query parameter the core actions do not read, once per name. */
   readonly unknownParams?: UnknownQueryParams;
+  /** config/cache.json's rules for the read routes' answers. */
+  readonly cache?: HttpCache;
 }

@@ -3,6 +3,7 @@
  * built by createApp, on SQLite and PostgreSQL, with images made here (zlib PNGs as the
  * conformance seed makes them, JPEGs from sharp).
  */
+import { noCaching } from '../cache/config.ts';
 import { middlewaresConfig } from '../middlewares/config.ts';
 import { defaultRateLimits } from '../rate-limit/config.ts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -277,6 +278,7 @@ function config(projectRoot: string, upload: Partial<AppConfig['plugins']['uploa
     webhooks: [],
     middlewares: middlewaresConfig({ file: 'config/middlewares.json', path: '' }, undefined),
     rateLimits: defaultRateLimits,
+    cache: noCaching,
   };
 }
 
