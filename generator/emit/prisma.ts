@@ -36,6 +36,7 @@ export const WEBHOOK_OUTBOX_TABLE = 'capi_webhook_deliveries';
 export const RATE_LIMIT_TABLE = 'capi_rate_limits';
 export const LOCK_TABLE = 'capi_locks';
 export const COMMITTED_CHANGES_TABLE = 'capi_committed_changes';
+export const ROLE_PERMISSIONS_TABLE = 'capi_role_permissions';
 
 export function emitPrismaSchema(model: Model, database: DatabaseKind, source: string): string {
   const blocks: ModelBlock[] = [
@@ -47,6 +48,7 @@ export function emitPrismaSchema(model: Model, database: DatabaseKind, source: s
     apiTokenBlock(database),
     webhookOutboxBlock(database),
     committedChangeBlock(),
+    rolePermissionBlock(),
     // SQLite is served by one process: its rate-limit counters stay in memory.
     ...(DATABASES[database].sharedRateLimits ? [rateLimitBlock(database)] : []),
     ...(DATABASES[database].lockTable ? [lockBlock()] : []),
@@ -314,6 +316,22 @@ function committedChangeBlock(): ModelBlock {
     name: 'CommittedChange',
     fields: [{ name: 'id', type: 'String', attributes: '@id' }],
     blockAttributes: [`@@map("${COMMITTED_CHANGES_TABLE}")`],
+  };
+}
+
+/**
+ * The actions of roles created through users-permissions' role routes (users/role-permissions.ts);
+ * the roles config/permissions.json names keep theirs in that file.
+ */
+function rolePermissionBlock(): ModelBlock {
+  return {
+    doc: ['/// Role permissions: one row per action of each role managed through the API.'],
+    name: 'RolePermission',
+    fields: [
+      { name: 'roleType', type: 'String', attributes: '@map("role_type")' },
+      { name: 'action', type: 'String', attributes: '' },
+    ],
+    blockAttributes: ['@@id([roleType, action])', `@@map("${ROLE_PERMISSIONS_TABLE}")`],
   };
 }
 

@@ -30,6 +30,7 @@ import type { Extensions } from './extensions/types.ts';
 import { usersPlugin } from './users/index.ts';
 import { openapiMount } from './openapi/index.ts';
 import { accountStore } from './users/store.ts';
+import { roleActions } from './users/role-permissions.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
@@ -40,6 +41,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     const env = app.env ?? process.env;
     await checkSecrets({ env, db: app.db, model: app.model, logger: app.logger });
     const accounts = accountStore(app.db, app.model);
+    const roles = roleActions(app.db, app.config.permissions, app.model);
     const access = accessControl({
       permissions: app.config.permissions,
       db: app.db,
@@ -47,6 +49,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       jwtSecret: jwtSecret(env),
       jwtMaxAge: app.config.plugins.usersPermissions.jwt.expiresIn,
       accounts,
+      roles,
       logger: app.logger,
     });
     const rest: RestContext = {
@@ -94,7 +97,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       return file;
     };
     await checkUploadStorage(app.config.plugins.upload.provider, (message) => app.logger.warn(message));
-    const users = await usersPlugin(app, rest.documents, rest.resolveAccess, accounts);
+    const users = await usersPlugin(app, rest.documents, rest.resolveAccess, roles, accounts);
     const api = Router();
     api.use(localesRoutes(rest.i18n, rest.resolveAccess));
     // The project's own routes come first, so they may take over a plugin's or a core path.
