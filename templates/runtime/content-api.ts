@@ -11,6 +11,7 @@ import type { GraphqlBindings } from './graphql/schema-binding.ts';
 import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
 import { localesRoutes } from './rest/locales.ts';
+import { paginationMeta } from './rest/envelope.ts';
 import type { RestContext } from './rest/context.ts';
 import { contentTypeRoutes, type ContentTypeRoutes, type RoutesFactory } from './rest/routes.ts';
 import type { DirectRoute } from './direct.ts';
@@ -19,7 +20,7 @@ import { checkSecrets } from './secrets.ts';
 import { tokenSalt } from './tokens.ts';
 import { jwtSecret } from './user-jwt.ts';
 import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
-import { checkUploadStorage, uploadMount, type FileListQuery, type FindFile, type ListFiles } from './upload/index.ts';
+import { checkUploadStorage, uploadMount, type FileListQuery, type FindFile, type ListFiles, type PageFiles } from './upload/index.ts';
 import { attachRelated, splitRelated, withPopulate } from './upload/related.ts';
 import type { Entity } from './engine/types.ts';
 import type { ListQuery } from './query/types.ts';
@@ -83,6 +84,12 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       const { results } = await rest.documents.findMany(UPLOAD_FILE_UID, 'pagination' in raw ? parsed : { ...parsed, pagination: all });
       return withRelated(results);
     };
+    // `/api/upload/files/page` is paginated as a content type's list: the default page, `meta.pagination`.
+    const pageFiles: PageFiles = async (query, req) => {
+      const { parsed, withRelated } = fileQuery(query, req);
+      const { results, total } = await rest.documents.findMany(UPLOAD_FILE_UID, parsed);
+      return { data: await withRelated(results), pagination: paginationMeta(parsed.pagination, total) };
+    };
     const findFile: FindFile = async (id, query, req) => {
       const { parsed, withRelated } = fileQuery(query, req);
       // Like Strapi's findOne, the query is validated whole but only `populate` is applied.
@@ -113,7 +120,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     return [
       ...project.before,
       { path: '/', handler: access.middleware },
-      ...(await uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media })),
+      ...(await uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, pageFiles, findFile, media: project.media })),
       // Before the content types, so that `/api/docs` is never taken for one.
       ...openapiMount(app),
       { path: '/api', handler: api, direct: direct.rest },

@@ -172,7 +172,10 @@ describe.each(clients)('signed-in users on %s', (database) => {
     expect((await call('POST', '/api/tags', jwt, { data: { name: 'by-reviewer' } })).status).toBe(403);
     expect((await call('DELETE', `/api/tags/${tag}`, jwt)).status).toBe(204);
 
-    expect(await json('PUT', `/api/users-permissions/roles/${reviewer.id}`, admin, { name: 'Reviewer', permissions: tagTree({ find: true, create: true }) })).toEqual({ status: 200, body: { ok: true } });
+    expect(await json('PUT', `/api/users-permissions/roles/${reviewer.id}`, admin, { name: 'Reviewer', permissions: tagTree({ find: true, create: true }) })).toEqual({
+      status: 200,
+      body: { ok: true },
+    });
     expect((await call('POST', '/api/tags', jwt, { data: { name: 'by-reviewer' } })).status).toBe(201);
     const second = (await json('POST', '/api/tags', jwt, { data: { name: 'by-reviewer-2' } })).body.data.documentId as string;
     expect((await call('DELETE', `/api/tags/${second}`, jwt)).status).toBe(403);
@@ -197,7 +200,10 @@ describe.each(clients)('signed-in users on %s', (database) => {
       status: 400,
       body: envelope(400, 'ValidationError', 'Unknown action: api::tag.tag.publish'),
     });
-    expect(await json('POST', '/api/users-permissions/roles', admin, { name: 'Reviewer', type: 'content_reviewer' })).toEqual({ status: 400, body: envelope(400, 'ApplicationError', 'This role already exists') });
+    expect(await json('POST', '/api/users-permissions/roles', admin, { name: 'Reviewer', type: 'content_reviewer' })).toEqual({
+      status: 400,
+      body: envelope(400, 'ApplicationError', 'This role already exists'),
+    });
     expect((await json('PUT', '/api/users-permissions/roles/999999', admin, { name: 'x' })).status).toBe(404);
     expect((await json('DELETE', '/api/users-permissions/roles/abc', admin)).status).toBe(404);
     expect((await json('DELETE', `/api/users-permissions/roles/${(await roleOf(admin, 'public')).id}`, admin)).status).toBe(400);
@@ -215,7 +221,7 @@ describe.each(clients)('signed-in users on %s', (database) => {
     expect(again.body.role.permissions['api::tag'].controllers.tag.create).toEqual({ enabled: false, policy: '' });
   });
 
-  it('takes a user\'s role in every relation form on create and update, answers with it, and ignores keys that are not attributes', async () => {
+  it("takes a user's role in every relation form on create and update, answers with it, and ignores keys that are not attributes", async () => {
     const admin = await sign({ sub: 'root', role: 'admin' });
     const editor = await roleOf(admin, 'editor');
     const forms: Array<[string, unknown]> = [

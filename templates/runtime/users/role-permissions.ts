@@ -44,7 +44,10 @@ export function roleActions(db: Queryable, file: Permissions, model: PermissionM
         await tx.execute(`DELETE FROM ${ROLE_PERMISSIONS_TABLE} WHERE role_type = ?`, [type]);
         if (actions.length === 0) return;
         const values = actions.map(() => '(?, ?)').join(', ');
-        await tx.execute(`INSERT INTO ${ROLE_PERMISSIONS_TABLE} (role_type, action) VALUES ${values}`, actions.flatMap((action) => [type, action]));
+        await tx.execute(
+          `INSERT INTO ${ROLE_PERMISSIONS_TABLE} (role_type, action) VALUES ${values}`,
+          actions.flatMap((action) => [type, action]),
+        );
       });
     },
     async remove(type) {
