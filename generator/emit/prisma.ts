@@ -37,6 +37,7 @@ export const RATE_LIMIT_TABLE = 'capi_rate_limits';
 export const LOCK_TABLE = 'capi_locks';
 export const COMMITTED_CHANGES_TABLE = 'capi_committed_changes';
 export const ROLE_PERMISSIONS_TABLE = 'capi_role_permissions';
+export const LOCALE_IDS_TABLE = 'capi_locale_ids';
 
 export function emitPrismaSchema(model: Model, database: DatabaseKind, source: string): string {
   const blocks: ModelBlock[] = [
@@ -49,6 +50,7 @@ export function emitPrismaSchema(model: Model, database: DatabaseKind, source: s
     webhookOutboxBlock(database),
     committedChangeBlock(),
     rolePermissionBlock(),
+    localeIdBlock(),
     // SQLite is served by one process: its rate-limit counters stay in memory.
     ...(DATABASES[database].sharedRateLimits ? [rateLimitBlock(database)] : []),
     ...(DATABASES[database].lockTable ? [lockBlock()] : []),
@@ -332,6 +334,23 @@ function rolePermissionBlock(): ModelBlock {
       { name: 'action', type: 'String', attributes: '' },
     ],
     blockAttributes: ['@@id([roleType, action])', `@@map("${ROLE_PERMISSIONS_TABLE}")`],
+  };
+}
+
+/**
+ * The id and documentId an imported Strapi project gave each locale (rest/locales.ts): locales
+ * live in config/plugins.json, and without a row a locale's ids are derived from its code.
+ */
+function localeIdBlock(): ModelBlock {
+  return {
+    doc: ['/// Locale ids: the id and documentId of each locale code, as the imported Strapi export had them.'],
+    name: 'LocaleId',
+    fields: [
+      { name: 'code', type: 'String', attributes: '@id' },
+      { name: 'rowId', type: 'Int', attributes: '@map("row_id")' },
+      { name: 'documentId', type: 'String', attributes: '@map("document_id")' },
+    ],
+    blockAttributes: [`@@map("${LOCALE_IDS_TABLE}")`],
   };
 }
 

@@ -10,7 +10,7 @@ import { accessControl, authorize, canRead } from './access.ts';
 import type { GraphqlBindings } from './graphql/schema-binding.ts';
 import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
-import { localesRoutes } from './rest/locales.ts';
+import { localesRoutes, readLocaleIdentities } from './rest/locales.ts';
 import { paginationMeta } from './rest/envelope.ts';
 import type { RestContext } from './rest/context.ts';
 import { contentTypeRoutes, type ContentTypeRoutes, type RoutesFactory } from './rest/routes.ts';
@@ -106,7 +106,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     await checkUploadStorage(app.config.plugins.upload.provider, (message) => app.logger.warn(message));
     const users = await usersPlugin(app, rest.documents, rest.resolveAccess, roles, accounts);
     const api = Router();
-    api.use(localesRoutes(rest.i18n, rest.resolveAccess));
+    api.use(localesRoutes(rest.i18n, rest.resolveAccess, await readLocaleIdentities(app.db)));
     // The project's own routes come first, so they may take over a plugin's or a core path.
     api.use(customRoutes(rest));
     api.use(users.routes);

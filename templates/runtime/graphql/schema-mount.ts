@@ -25,6 +25,7 @@ import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
 import { DerivedLists } from './selection-lists.ts';
 import { createGraphqlMount } from './server.ts';
+import { readLocaleIdentities } from '../rest/locales.ts';
 
 /** Where `capi generate` writes the SDL, relative to the project root. */
 export const SCHEMA_FILE = join('src', 'graphql', 'schema.graphql');
@@ -85,6 +86,7 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     i18n: app.config.plugins.i18n,
     queryBudget: app.config.api.query,
     localesSince: new Date(),
+    localeIdentities: await readLocaleIdentities(app.db),
     ...(options.users === undefined ? {} : { users: options.users }),
   };
   const document = parse(sdl);
