@@ -265,6 +265,32 @@ describe.each(clients)('GraphQL API on %s', (database) => {
       }
     });
 
+    it('apply the root publicationFilter / hasPublishedVersion to populated relations too, as Strapi does', async () => {
+      // A tag with three articles: one never published (a draft only), one published unchanged, one published then edited.
+      const { createTag } = await data('mutation { createTag(data: { name: "graphql-cohorts" }) { documentId } }');
+      const tag = createTag.documentId as string;
+      await data(`mutation { createArticle(status: DRAFT, data: { title: "Cohort draft only", tags: ["${tag}"] }) { documentId } }`);
+      await data(`mutation { createArticle(data: { title: "Cohort published", tags: ["${tag}"] }) { documentId } }`);
+      const { createArticle } = await data(`mutation { createArticle(data: { title: "Cohort edited", tags: ["${tag}"] }) { documentId } }`);
+      await data(`mutation { updateArticle(documentId: "${createArticle.documentId}", status: DRAFT, data: { title: "Cohort edited (draft)" }) { title } }`);
+      // From each draft article of the tag, back to the tag and its draft articles: the nested list is filtered like the root.
+      const nested = async (args: string): Promise<string[][]> => {
+        const { articles } = await data(
+          `{ articles(status: DRAFT, ${args}, filters: { tags: { documentId: { eq: "${tag}" } } }, sort: "title") { title tags { articles(sort: "title") { title } } } }`,
+        );
+        return (articles as { title: string; tags: { articles: { title: string }[] }[] }[]).map((a) => [a.title, ...a.tags[0]!.articles.map((x) => x.title)]);
+      };
+      expect(await nested('hasPublishedVersion: false')).toEqual([['Cohort draft only', 'Cohort draft only']]);
+      expect(await nested('publicationFilter: HAS_PUBLISHED_VERSION')).toEqual([
+        ['Cohort edited (draft)', 'Cohort edited (draft)', 'Cohort published'],
+        ['Cohort published', 'Cohort edited (draft)', 'Cohort published'],
+      ]);
+      expect(await nested('publicationFilter: MODIFIED')).toEqual([['Cohort edited (draft)', 'Cohort edited (draft)']]);
+      // Without a refinement the nested list has every draft of the tag, as before.
+      const { articles } = await data(`{ articles(status: DRAFT, filters: { tags: { documentId: { eq: "${tag}" } } }, sort: "title") { tags { articles(sort: "title") { title } } } }`);
+      expect(articles[0].tags[0].articles.map((a: { title: string }) => a.title)).toEqual(['Cohort draft only', 'Cohort edited (draft)', 'Cohort published']);
+    });
+
     it('filter and sort repeatable components, paginated per parent', async () => {
       const { products } = await data(`{ products(filters: { slug: { eq: "alpha-widget" } }) {
         all: variants(sort: "sku") { sku } blue: variants(filters: { color: { eqi: "BLUE" } }) { sku } first: variants(sort: "price:desc", pagination: { limit: 1 }) { sku price }

@@ -80,7 +80,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   function selectList(plan: PlanContext, projection: Projection, nested: TreePlan | undefined, query: ReadQuery): Fragment {
     const columns = fragment(projection.select(ROOT));
     if (nested === undefined) return columns;
-    return joinFragments([columns, nested.selectItems({ status: plan.status, rootLocale: plan.rootLocale }, query.populate)], ', ');
+    return joinFragments([columns, nested.selectItems({ status: plan.status, rootLocale: plan.rootLocale, publication: plan.publication }, query.populate)], ', ');
   }
 
   function context(query: ReadQuery): LoadContext {
@@ -90,6 +90,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       registry: shared.registry,
       status: query.status,
       rootLocale: query.locale === undefined || query.locale === '*' ? undefined : query.locale,
+      publication: query.relationPublication,
       projection: shared.projection,
     };
   }
@@ -136,7 +137,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   function rootParts(uid: string, query: ReadQuery) {
     const type = shared.registry.type(uid);
     const ctx = context(query);
-    const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
+    const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale, query.relationPublication);
     const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
     return { type, ctx, plan, scope, projection: rootProjection(type, query), where: rootWhere(plan, scope, query) };
   }
@@ -209,7 +210,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     if (populated && !text.populated && options.renderPopulated !== true && layout === undefined) return undefined;
     const nested = populated ? nestedPlan(type, query) : undefined;
     if (populated && nested === undefined) return undefined;
-    const versions = { status: plan.status, rootLocale: plan.rootLocale };
+    const versions = { status: plan.status, rootLocale: plan.rootLocale, publication: plan.publication };
     try {
       const object =
         layout !== undefined

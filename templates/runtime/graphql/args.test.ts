@@ -229,11 +229,19 @@ describe('versions', () => {
       status: 'draft',
       publicationFilter: 'never-published',
       hasPublishedVersion: true,
+      // Relations follow publicationFilter when given, as Strapi's association resolver does.
+      relationPublication: { publicationFilter: 'never-published' },
+    });
+    expect(versionQuery({ status: 'DRAFT', hasPublishedVersion: false }, articleSchema, i18n, undefined)).toEqual({
+      status: 'draft',
+      hasPublishedVersion: false,
+      relationPublication: { hasPublishedVersion: false },
     });
     expect(versionQuery({ publicationFilter: 'MODIFIED_DOCUMENT' }, articleSchema, i18n, undefined)).toEqual({ status: 'published' });
     expect(versionQuery({ publicationFilter: 'HAS_PUBLISHED_VERSION_DOCUMENT' }, articleSchema, i18n, undefined)).toEqual({
       status: 'published',
       publicationFilter: 'has-published-version',
+      relationPublication: { publicationFilter: 'has-published-version' },
     });
     expect(versionQuery({ status: 'DRAFT', publicationFilter: 'MODIFIED' }, tagSchema, i18n, undefined)).toEqual({ status: 'draft' });
   });

@@ -27,6 +27,7 @@ import { bindingIndex } from './schema-index.ts';
 import { DerivedLists } from './selection-lists.ts';
 import { createGraphqlMount } from './server.ts';
 import { graphqlKeys } from '../cache/graphql-keys.ts';
+import { readLocaleIdentities } from '../rest/locales.ts';
 
 /** Where `capi generate` writes the SDL, relative to the project root. */
 export const SCHEMA_FILE = join('src', 'graphql', 'schema.graphql');
@@ -87,6 +88,7 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     i18n: app.config.plugins.i18n,
     queryBudget: app.config.api.query,
     localesSince: new Date(),
+    localeIdentities: await readLocaleIdentities(app.db),
     ...(options.users === undefined ? {} : { users: options.users }),
   };
   const document = parse(sdl);

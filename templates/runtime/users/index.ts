@@ -9,6 +9,7 @@ import type { AppContext } from '../server.ts';
 import { parseReadQuery } from '../query/params.ts';
 import { jwtSecret } from '../user-jwt.ts';
 import { emailProvider } from './email.ts';
+import { roleActions, type RoleActions } from './role-permissions.ts';
 import { signInLimiter, type SignInLimiter } from './rate-limit.ts';
 import { usersRoutes } from './routes.ts';
 import { usersService, type UsersService } from './service.ts';
@@ -30,7 +31,13 @@ const KNOWN_ROLES: Readonly<Record<string, { name: string; description: string }
   authenticated: { name: 'Authenticated', description: 'Default role given to authenticated user.' },
 };
 
-export async function usersPlugin(app: AppContext, documents: DocumentService, resolveAccess: AccessResolver, accounts: AccountStore = accountStore(app.db, app.model)): Promise<UsersPlugin> {
+export async function usersPlugin(
+  app: AppContext,
+  documents: DocumentService,
+  resolveAccess: AccessResolver,
+  roles: RoleActions = roleActions(app.db, app.config.permissions, app.model),
+  accounts: AccountStore = accountStore(app.db, app.model),
+): Promise<UsersPlugin> {
   await ensureRoles(app, documents, accounts);
   const userSchema = typeOf(app.model, USER_UID);
   const password = userSchema.attributes['password'] as ScalarField | undefined;
@@ -38,6 +45,8 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
   const service = usersService({
     accounts,
     documents,
+    roles,
+    userAttributes: new Set(Object.keys(userSchema.attributes)),
     config: app.config.plugins.usersPermissions,
     jwtSecret: jwtSecret(app.env ?? process.env),
     email: emailProvider(app.config.plugins.email, app.logger),
@@ -55,7 +64,7 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
     rest: app.config.api.rest,
     i18n: app.config.plugins.i18n,
     config: app.config.plugins.usersPermissions,
-    permissions: app.config.permissions,
+    roles,
     resolveAccess,
     limiter,
   });
