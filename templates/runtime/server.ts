@@ -21,6 +21,7 @@ import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
 import { clusterWorker } from './cluster.ts';
 import { applyMigrations } from './migrate.ts';
 import { queryCounter } from './query-count.ts';
+import { noObservability, startObservability, type Observability } from './observability/index.ts';
 import { sendJson } from './send.ts';
 import type { ModelSchema } from './schema.ts';
 import { wellEncodedPath } from './url-encoding.ts';
@@ -61,6 +62,8 @@ export interface CreateAppOptions extends AppContext {
   readonly mounts?: readonly Mount[];
   /** Answer the mounts' direct routes without Express (direct.ts). Default true; `CAPI_DIRECT_PATH=0` turns it off. */
   readonly direct?: boolean;
+  /** Metrics and traces (observability/index.ts); none by default. */
+  readonly observability?: Observability;
 }
 
 export function createApp(options: CreateAppOptions): Express {
@@ -92,6 +95,7 @@ interface BuiltApp {
 
 function buildApp(options: CreateAppOptions): BuiltApp {
   const { config, db, logger } = options;
+  const observability = options.observability ?? noObservability;
   const app = express();
   app.disable('x-powered-by');
   // Queries are parsed by the content API with its own qs limits, and JSON answers carry no
@@ -100,10 +104,12 @@ function buildApp(options: CreateAppOptions): BuiltApp {
   app.set('etag', false);
   // Behind a proxy, req.ip (rate limits, logs) must be the client's, not the proxy's.
   if (config.server.proxy) app.set('trust proxy', true);
-  const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger });
-  const before: RequestHandler[] = [requestId, ...middlewares.before, wellEncodedPath, ...(options.countQueries === true ? [queryCounter(db)] : []), jsonBodyGuard];
+  const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger, traced: observability.traced });
+  const before: RequestHandler[] = [...observability.before, requestId, ...middlewares.before, wellEncodedPath, ...(options.countQueries === true ? [queryCounter(db)] : []), jsonBodyGuard];
   for (const handler of before) app.use(handler);
   app.use(routeGroupLimits(config.rateLimits, db));
+
+  if (observability.endpoint !== undefined) app.get(observability.endpoint.path, observability.endpoint.handler);
 
   app.get('/_health', async (_req, res) => {
     try {
@@ -215,9 +221,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const made = await factory(context);
       mounts.push(...(isMountList(made) ? made : [made]));
     }
+    const observability = await startObservability({ config, db, env, logger });
+    // Last to stop: spans of the final requests and of the background work are still sent.
+    stops.push(() => observability.close());
     const countQueries = env.CAPI_QUERY_COUNT === '1';
     const direct = env.CAPI_DIRECT_PATH !== '0';
-    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct }), config.server.host, config.server.port);
+    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct, observability }), config.server.host, config.server.port);
   } catch (error) {
     await stopAll(stops, logger);
     await db.close().catch(() => undefined);
