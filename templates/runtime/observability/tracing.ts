@@ -64,7 +64,12 @@ function requestSpans(tracer: Tracer): RequestHandler {
       else if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
     });
-    context.with(trace.setSpan(parent, span), next);
+    const active = trace.setSpan(parent, span);
+    // Listeners on the request stream (the body parsers) run in the context of the socket that
+    // emits, not of this request: bound, the handlers they call on with stay inside its span.
+    context.bind(active, req);
+    context.bind(active, res);
+    context.with(active, next);
   };
 }
 
