@@ -175,7 +175,7 @@ describe.each(clients)('metrics on %s', (database) => {
 
   it('reports the webhook backlog: a delivery in flight is pending, one given up is failed', async () => {
     const url = server!.url;
-    const backlog = async (): Promise<Record<string, number>> => {
+    const backlog = async (): Promise<{ pending: number; failed: number }> => {
       const samples = await scrape(`${url}/metrics`);
       return {
         pending: total(samples, 'capi_webhook_deliveries', { webhook: 'indexer', state: 'pending' }),
