@@ -210,7 +210,7 @@ describe('loadConfig defaults', () => {
   it('takes every default when no file exists', () => {
     const root = project();
     const config = loadConfig({ projectRoot: root, env: {}, model });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false, metrics: { enabled: false, path: '/metrics' } });
     expect(config.database).toEqual({ client: 'sqlite', filename: join(root, '.data/data.db'), label: '.data/data.db' });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
     expect(config.plugins.graphql).toEqual({

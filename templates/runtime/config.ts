@@ -4,12 +4,13 @@
  * PORT, DATABASE_URL; env.ts lists every variable the server reads). A missing file means "all defaults". Anything unknown or of the
  * wrong type stops start-up with a one-line ConfigError naming the file and the key.
  *
- * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false }
+ * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false, metrics?: { enabled, path, port?, host? } }
  *   jsonLimit (optional): largest accepted JSON request body, in bytes (larger ones get a 413);
  *   the default of strapi::body's jsonLimit in middlewares.json, which is where it now belongs.
  *   workers: server processes sharing the port (cluster.ts): a number, or "auto" for one per
  *     core; `--workers N` on the command line wins.
  *   proxy: trust X-Forwarded-For/-Proto from a proxy in front (client addresses for rate limits).
+ *   metrics: Prometheus metrics, off unless enabled (observability/config.ts).
  * config/database.json     { client: "sqlite", connection: { filename: ".data/data.db" } }
  *                          { client: "postgres", connection: { url: "postgresql://..." }, pool: { max: 10 } }
  *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
@@ -77,6 +78,7 @@ import type { EmailConfig } from './users/email.ts';
 import type { DatabaseKind } from './dialect/types.ts';
 import { DEFAULT_QUERY_BUDGET, type QueryBudget } from './engine/budget.ts';
 import { cacheConfig, type CacheConfig } from './cache/config.ts';
+import { metricsConfig, type MetricsConfig } from './observability/config.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
@@ -96,6 +98,8 @@ export interface ServerConfig {
    * address (rate limits, logs) and protocol come from them. Only behind a proxy that sets them.
    */
   readonly proxy: boolean;
+  /** Prometheus metrics (observability/config.ts). */
+  readonly metrics: MetricsConfig;
 }
 
 export interface SqliteConfig {
@@ -349,7 +353,7 @@ function readConfigFile(projectRoot: string, name: ConfigFileName): { where: Whe
 }
 
 function serverConfig(where: Where, json: unknown, env: Environment): ServerConfig {
-  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy']);
+  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy', 'metrics']);
   const envHost = nonEmpty(env.HOST);
   const envPort = nonEmpty(env.PORT);
   const host = envHost ?? (file.host === undefined ? '127.0.0.1' : string(at(where, 'host'), file.host));
@@ -361,7 +365,8 @@ function serverConfig(where: Where, json: unknown, env: Environment): ServerConf
         : integer(at(where, 'port'), file.port, { min: 0, max: 65535 });
   const jsonLimit = file.jsonLimit === undefined ? 1_048_576 : integer(at(where, 'jsonLimit'), file.jsonLimit, { min: 1 });
   const proxy = file.proxy === undefined ? false : boolean(at(where, 'proxy'), file.proxy);
-  return { host, port, jsonLimit, proxy, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
+  const metrics = metricsConfig(at(where, 'metrics'), file.metrics, env, port);
+  return { host, port, jsonLimit, proxy, metrics, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
 }
 
 /** Most server processes a project may ask for: beyond a few per core they only cost memory. */

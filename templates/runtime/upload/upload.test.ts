@@ -257,7 +257,7 @@ let appCounter = 0;
 function config(projectRoot: string, upload: Partial<AppConfig['plugins']['upload']>): AppConfig {
   return {
     projectRoot,
-    server: { host: '127.0.0.1', port: 0, jsonLimit: 1_048_576, proxy: false },
+    server: { host: '127.0.0.1', port: 0, jsonLimit: 1_048_576, proxy: false, metrics: { enabled: false, path: '/metrics' } },
     database: { client: 'sqlite', filename: ':memory:', label: ':memory:' },
     api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query: DEFAULT_QUERY_BUDGET },
     plugins: {
