@@ -115,7 +115,7 @@ export const testJwtSecret = 'test-jwt-secret-of-a-reasonable-length';
  * another project's tests on the machine) could take that port first, answer the health check,
  * and receive the writes meant for this server, while this one failed with EADDRINUSE.
  */
-export async function startServer(project: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
+export async function startServer(project: string, env: NodeJS.ProcessEnv, startTimeoutMs = 30_000): Promise<RunningServer> {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: project,
     stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
@@ -128,7 +128,7 @@ export async function startServer(project: string, env: NodeJS.ProcessEnv): Prom
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 30_000);
+    }, startTimeoutMs);
     const settle = (fn: () => void): void => {
       clearTimeout(timer);
       child.off('message', onMessage);
