@@ -87,18 +87,20 @@ describe.each(clients)('pages past the first on %s', (client) => {
       expect(statements[0]!.sql).toMatch(/_lnk/);
     });
 
-    it('rendered: the same JSON as the slice of the list, one statement', async () => {
-      const all = await rendered.rendered!.findMany(ARTICLE, page(sort, 1, 100), undefined);
-      const { result, statements } = await recorded(() => rendered.rendered!.findMany(ARTICLE, page(sort, PAGE, PAGE_SIZE), undefined));
-      expect(all).toBeDefined();
-      expect(result).toBeDefined();
-      expect(JSON.parse(result!.json)).toEqual((JSON.parse(all!.json) as unknown[]).slice((PAGE - 1) * PAGE_SIZE, PAGE * PAGE_SIZE));
-      expect(result!.total).toBe(60);
-      expect(statements).toHaveLength(1);
-      const cut = cutOf(statements[0]!.sql);
-      expect(cut).toContain(` LIMIT ${PAGE_SIZE} OFFSET ?`);
-      expect(cut).not.toMatch(/_lnk|_cmps/);
-    });
+    // MySQL/MariaDB writes no JSON text (Dialect.json.text): its reads are in rows only.
+    if (client !== 'mysql')
+      it('rendered: the same JSON as the slice of the list, one statement', async () => {
+        const all = await rendered.rendered!.findMany(ARTICLE, page(sort, 1, 100), undefined);
+        const { result, statements } = await recorded(() => rendered.rendered!.findMany(ARTICLE, page(sort, PAGE, PAGE_SIZE), undefined));
+        expect(all).toBeDefined();
+        expect(result).toBeDefined();
+        expect(JSON.parse(result!.json)).toEqual((JSON.parse(all!.json) as unknown[]).slice((PAGE - 1) * PAGE_SIZE, PAGE * PAGE_SIZE));
+        expect(result!.total).toBe(60);
+        expect(statements).toHaveLength(1);
+        const cut = cutOf(statements[0]!.sql);
+        expect(cut).toContain(` LIMIT ${PAGE_SIZE} OFFSET ?`);
+        expect(cut).not.toMatch(/_lnk|_cmps/);
+      });
 
     it('a page past the end is empty and counts the total', async () => {
       const past = await rows.findMany(ARTICLE, page(sort, 100, PAGE_SIZE));
@@ -107,12 +109,13 @@ describe.each(clients)('pages past the first on %s', (client) => {
     });
   });
 
-  it.runIf(client === 'postgres')('PostgreSQL computes the populated edges for the page rows only, not for the rows it skips', async () => {
-    const { statements } = await recorded(() => rows.findMany(ARTICLE, page([], PAGE, PAGE_SIZE)));
-    const [statement] = statements;
-    const [explained] = await ex.db.query<{ 'QUERY PLAN': readonly { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement!.sql}`, statement!.params);
-    const loops = subPlanLoops(explained!['QUERY PLAN'][0]!.Plan);
-    // Before the cut: 40 (the 30 skipped rows and the page's 10).
-    expect(loops).toBe(PAGE_SIZE);
-  });
+  if (client === 'postgres')
+    it('PostgreSQL computes the populated edges for the page rows only, not for the rows it skips', async () => {
+      const { statements } = await recorded(() => rows.findMany(ARTICLE, page([], PAGE, PAGE_SIZE)));
+      const [statement] = statements;
+      const [explained] = await ex.db.query<{ 'QUERY PLAN': readonly { Plan: PlanNode }[] }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement!.sql}`, statement!.params);
+      const loops = subPlanLoops(explained!['QUERY PLAN'][0]!.Plan);
+      // Before the cut: 40 (the 30 skipped rows and the page's 10).
+      expect(loops).toBe(PAGE_SIZE);
+    });
 });
