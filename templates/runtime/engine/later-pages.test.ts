@@ -6,11 +6,14 @@
  * too. The answer is the same slice of the list as before, in rows and rendered, still one
  * statement.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../../../test/support/example-db.ts';
 import type { QueryEvent } from '../database.ts';
 import type { ListQuery, PopulateTree, SortItem } from '../query/types.ts';
 import { createReadEngine } from './read.ts';
+import { createRegistry } from './registry.ts';
+import { queryArb } from './test-queries.ts';
 import { asc, cond, listQuery, seedConformance, seedManyArticles } from './test-seed.ts';
 import type { ReadEngine } from './types.ts';
 
@@ -108,6 +111,29 @@ describe.each(clients)('pages past the first on %s', (client) => {
       expect(past.total).toBe(60);
     });
   });
+
+  it('random reads: page 2 is the second half of page 1 twice as long (flat statement), in rows and rendered', async () => {
+    const registry = createRegistry(ex.model);
+    await fc.assert(
+      fc.asyncProperty(queryArb(registry), async ({ uid, query }) => {
+        const size = query.pagination.kind === 'page' ? query.pagination.pageSize : 25;
+        const at = (number: number, pageSize: number): ListQuery => ({ ...query, pagination: { kind: 'page', page: number, pageSize, withCount: true } });
+        const whole = await rows.findMany(uid, at(1, 2 * size));
+        const second = await rows.findMany(uid, at(2, size));
+        expect(JSON.stringify(second)).toBe(JSON.stringify({ results: whole.results.slice(size), total: whole.total }));
+        const renders = rendered.rendered;
+        if (renders === undefined) return;
+        const wholeText = await renders.findMany(uid, at(1, 2 * size), undefined);
+        const secondText = await renders.findMany(uid, at(2, size), undefined);
+        // A query the database cannot write is read in rows (undefined): then for both pages.
+        expect(secondText === undefined).toBe(wholeText === undefined);
+        if (wholeText === undefined || secondText === undefined) return;
+        expect(secondText.json).toBe(JSON.stringify((JSON.parse(wholeText.json) as unknown[]).slice(size)));
+        expect(secondText.total).toBe(wholeText.total);
+      }),
+      { numRuns: 60 },
+    );
+  }, 300_000);
 
   if (client === 'postgres')
     it('PostgreSQL computes the populated edges for the page rows only, not for the rows it skips', async () => {
