@@ -23,7 +23,7 @@ describe.each(clients)(`${PROCESSES} processes started together on an empty data
     const generated = await capi(['generate', '--content-types', exampleContentTypes, '--out', project, '--database', database, '--quiet']);
     if (generated.code !== 0) throw new Error(generated.stderr + generated.stdout);
     grant(project, 'public', ['api::tag.tag.find']);
-  }, 240_000);
+  }, 600_000);
 
   afterAll(() => space.dispose());
 
