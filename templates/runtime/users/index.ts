@@ -71,12 +71,22 @@ export async function usersPlugin(
   return { accounts, documents, service, routes, limiter };
 }
 
-/** One role row per role of config/permissions.json, so that users can be given any of them. */
+/**
+ * One role row per role of config/permissions.json, so that users can be given any of them.
+ * Replicas of a deployment start together on one database and all find a role missing: the
+ * creates queue on the role type's unique lock (write-documents.ts `lockForWrite`), the first
+ * one writes the row and the others fail its unique check. Such a failure is another process's
+ * success: the role is read again and only a role still missing is an error.
+ */
 async function ensureRoles(app: AppContext, documents: DocumentService, accounts: AccountStore): Promise<void> {
   const existing = new Set((await accounts.roles()).map((role) => role.type));
   for (const type of Object.keys(app.config.permissions)) {
     if (existing.has(type)) continue;
     const known = KNOWN_ROLES[type] ?? { name: type.charAt(0).toUpperCase() + type.slice(1), description: `The ${type} role of config/permissions.json.` };
-    await documents.create(ROLE_UID, { ...known, type }, { status: 'published' });
+    try {
+      await documents.create(ROLE_UID, { ...known, type }, { status: 'published' });
+    } catch (error) {
+      if (!(await accounts.roles()).some((role) => role.type === type)) throw error;
+    }
   }
 }
