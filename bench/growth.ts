@@ -162,8 +162,16 @@ export interface GrowthRow {
   readonly non2xx: number;
 }
 
-/** Loads every growth shape at 1k/10k/100k articles; returns one row per (size, shape). */
-export async function growth(url: string, db: GrowthDatabase, sizes: readonly number[], seconds: number, log: (line: string) => void): Promise<GrowthRow[]> {
+/** The populated first page and the last page of a table, which the ratio row of growthMarkdown compares. */
+const FIRST_PAGE = 'populate=* first page';
+const LAST_PAGE = 'populate=* last page';
+const PAGE_SIZE = 25;
+
+/**
+ * Loads the growth shapes (every one, or those named in `only`) at 1k/10k/100k articles; returns
+ * one row per (size, shape).
+ */
+export async function growth(url: string, db: GrowthDatabase, sizes: readonly number[], seconds: number, log: (line: string) => void, only?: readonly string[]): Promise<GrowthRow[]> {
   const sql = await connect(db);
   const rows: GrowthRow[] = [];
   try {
@@ -184,8 +192,13 @@ export async function growth(url: string, db: GrowthDatabase, sizes: readonly nu
         'sort slug:desc, withCount=false': '/api/articles?sort=slug:desc&pagination[pageSize]=25&pagination[withCount]=false',
         'sort title:asc (no index)': '/api/articles?sort=title:asc&pagination[pageSize]=25',
         'offset 90%': `/api/articles?pagination[start]=${Math.floor(size * 0.9)}&pagination[limit]=25`,
+        // A later page pays for the rows it skips only as an OFFSET: nothing of them is populated.
+        [FIRST_PAGE]: `/api/articles?populate=*&pagination[pageSize]=${PAGE_SIZE}`,
+        // The added articles' last full page (the table also holds the seed's few).
+        [LAST_PAGE]: `/api/articles?populate=*&pagination[pageSize]=${PAGE_SIZE}&pagination[page]=${Math.floor(size / PAGE_SIZE)}`,
       };
       for (const [shape, path] of Object.entries(shapes)) {
+        if (only !== undefined && !only.includes(shape)) continue;
         const probe = await probeOnce(`${url}${path}`);
         if (!probe.ok) throw new Error(`${shape}: ${probe.status} ${await probe.text()}`);
         await probe.arrayBuffer();
@@ -210,9 +223,17 @@ export function growthMarkdown(rows: readonly GrowthRow[]): string {
     const row = rows.find((r) => r.shape === shape && r.size === size);
     return row === undefined ? '' : `${row.rps} (${row.p99} ms)${row.non2xx > 0 ? ` ${row.non2xx} non-2xx` : ''}`;
   };
+  const rps = (shape: string, size: number): number | undefined => rows.find((r) => r.shape === shape && r.size === size)?.rps;
+  const ratio = (size: number): string => {
+    const first = rps(FIRST_PAGE, size);
+    const last = rps(LAST_PAGE, size);
+    return first === undefined || last === undefined || first === 0 ? '' : (last / first).toFixed(2);
+  };
+  const ratioRow = shapes.includes(FIRST_PAGE) && shapes.includes(LAST_PAGE) ? [`| last page / first page (req/s) | ${sizes.map(ratio).join(' | ')} |`] : [];
   return [
     `| shape | ${sizes.map((s) => `${label(s)} articles: req/s (p99)`).join(' | ')} |`,
     `| --- | ${sizes.map(() => '---').join(' | ')} |`,
     ...shapes.map((shape) => `| ${shape} | ${sizes.map((size) => cell(shape, size)).join(' | ')} |`),
+    ...ratioRow,
   ].join('\n');
 }

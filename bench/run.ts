@@ -1,5 +1,5 @@
 /**
- * `npm run bench -- [--database sqlite|postgres|mysql|both|all] [--seconds 10] [--shapes all|none|a,b] [--growth 1000,10000,100000|none] [--growth-seconds 3]`
+ * `npm run bench -- [--database sqlite|postgres|mysql|both|all] [--seconds 10] [--shapes all|none|a,b] [--growth 1000,10000,100000|none] [--growth-seconds 3] [--growth-shapes all|a,b]`
  *
  * In one run, per database: the five request shapes of bench/shapes.mjs against a generated capi
  * server on the conformance model and seed, and back to back against the floor (bench/floor: a
@@ -38,6 +38,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '10' },
     growth: { type: 'string', default: '1000,10000,100000' },
     'growth-seconds': { type: 'string', default: '3' },
+    // Growth shapes by name (bench/growth.ts), comma-separated: `populate=* first page,populate=* last page`.
+    'growth-shapes': { type: 'string', default: 'all' },
     shapes: { type: 'string', default: 'all' },
   },
 });
@@ -48,6 +50,7 @@ if (databases === undefined) throw new Error(`--database must be one of ${Object
 const withFloor: ReadonlySet<Client> = new Set(['sqlite', 'postgres']);
 const seconds = Number(values.seconds);
 const growthSizes = values.growth === 'none' ? [] : values.growth.split(',').map(Number);
+const growthShapes = values['growth-shapes'] === 'all' ? undefined : values['growth-shapes'].split(',').map((name) => name.trim());
 const { shapes: allShapes } = (await import(join(import.meta.dirname, 'shapes.mjs'))) as { shapes: Record<string, Shape> };
 /** `--shapes rest-list,gql-nested` loads only those; `none` only the growth table. */
 const shapes = Object.fromEntries(Object.entries(allShapes).filter(([name]) => values.shapes === 'all' || values.shapes.split(',').includes(name)));
@@ -155,7 +158,7 @@ async function bench(client: Client): Promise<string> {
         );
       }
       if (growthSizes.length > 0) {
-        const grown = await growth(server.url, { client, location }, growthSizes, Number(values['growth-seconds']), (line) => process.stderr.write(`${client} growth ${line}\n`));
+        const grown = await growth(server.url, { client, location }, growthSizes, Number(values['growth-seconds']), (line) => process.stderr.write(`${client} growth ${line}\n`), growthShapes);
         out.push(`Growth on ${client} (capi, ${values['growth-seconds']} s per cell, 10 connections; each article a draft and a published row):`, '', growthMarkdown(grown), '');
       }
     } finally {

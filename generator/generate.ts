@@ -76,7 +76,7 @@ export async function loadModel(contentTypes: string, report: StepReporter): Pro
     (d) => (d.length === 0 ? 'no problems' : `${d.length} problem(s)`),
   );
   if (diagnostics.length > 0) throw new SchemaError(diagnostics);
-  const normalized = normalizeSchemas(loaded.files);
+  const normalized = normalizeSchemas(loaded.files, loaded.config.customFields);
   const unported = loaded.layout === 'strapi' ? unportedParts(loaded.root) : [];
   for (const note of [...normalized.notes, ...unported]) report.info(formatNote(note));
   return report.step(
@@ -87,7 +87,8 @@ export async function loadModel(contentTypes: string, report: StepReporter): Pro
 }
 
 function validate(loaded: LoadedSchemas): Diagnostic[] {
-  return [...loaded.diagnostics, ...validateSchemas(loaded.files, loaded.diagnostics.length === 0)];
+  // A file that did not load may define what the others name: the model is then incomplete.
+  return [...loaded.diagnostics, ...validateSchemas(loaded.files, { customFields: loaded.config.customFields, complete: loaded.diagnostics.length === 0 })];
 }
 
 export async function generate(options: GenerateOptions, report: StepReporter): Promise<GenerateResult> {

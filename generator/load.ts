@@ -12,6 +12,7 @@ import { join, relative, sep } from 'node:path';
 import jsonSourceMap from 'json-source-map';
 import { BUILTIN_PATH, REQUIRED_USER_ATTRIBUTES, ROLE_SCHEMA, ROLE_UID, USER_EXTENSION_PATH, USER_SCHEMA, USER_UID } from './builtin/users-permissions.ts';
 import type { Diagnostic } from './diagnostics.ts';
+import { EMPTY_PROJECT_CONFIG, loadProjectConfig, PROJECT_CONFIG_FILE, type ProjectConfig } from './project-config.ts';
 
 export type SchemaFileKind = 'content-type' | 'component';
 
@@ -39,6 +40,8 @@ export interface LoadedSchemas {
   readonly files: readonly SchemaFile[];
   /** Unreadable or unparsable files and layout problems. */
   readonly diagnostics: readonly Diagnostic[];
+  /** capi.config.json (project-config.ts); empty when the project has none. */
+  readonly config: ProjectConfig;
 }
 
 interface Candidate {
@@ -52,6 +55,7 @@ export function loadSchemas(dir: string): LoadedSchemas {
     return {
       layout: 'flat',
       root: dir,
+      config: EMPTY_PROJECT_CONFIG,
       files: [],
       diagnostics: [
         {
@@ -87,7 +91,9 @@ export function loadSchemas(dir: string): LoadedSchemas {
       hint: 'add DIR/<singularName>.json files, or point --content-types at a Strapi project',
     });
   }
-  return { layout, root, files, diagnostics };
+  const project = loadProjectConfig(dir);
+  diagnostics.push(...project.diagnostics);
+  return { layout, root, files, diagnostics, config: project.config };
 }
 
 /**
@@ -177,7 +183,7 @@ function flatCandidates(root: string): Candidate[] {
   const out: Candidate[] = [];
   for (const entry of listDir(root)) {
     const abs = join(root, entry);
-    if (entry.endsWith('.json') && isFile(abs)) {
+    if (entry.endsWith('.json') && entry !== PROJECT_CONFIG_FILE && isFile(abs)) {
       const name = entry.slice(0, -'.json'.length);
       out.push({ kind: 'content-type', absolutePath: abs, uid: `api::${name}.${name}` });
     }

@@ -3,8 +3,12 @@
  * the model builder read, without changing a single JSON pointer (keys are only removed or
  * rewritten in place, so diagnostics still point into the author's file).
  *
- * - a custom field becomes the built-in type its plugin stores (`CUSTOM_FIELD_STORAGE`);
+ * - a custom field becomes the built-in type its plugin stores (`CUSTOM_FIELDS`, and the
+ *   project's own mappings from capi.config.json), with the value the plugin fills on create
+ *   (`default`, `generated`); an unknown one is served as json, with a warning naming it;
  * - keys that do not change the content API (`IGNORED_ATTRIBUTE_KEYS`) are dropped;
+ * - keys no schema knows, which Strapi boots with and ignores (a hand-written `description`, a
+ *   Strapi 4 `connection`), get a note each (validate/structural.ts; near-misses stay errors);
  * - `options.privateAttributes` marks each attribute it names `private`, as Strapi does;
  * - a relation to a type capi does not generate (`admin::user`, another plugin's types, ...) and a polymorphic (`morph*`) relation are left out of the API, with a
  *   note, instead of failing the model.
@@ -14,7 +18,9 @@
  */
 import type { SchemaFile } from './load.ts';
 import { pointer } from './diagnostics.ts';
-import { ATTRIBUTE_OPTIONS, CUSTOM_FIELD_STORAGE, CUSTOM_FIELD_TYPE, IGNORED_ATTRIBUTE_KEYS, POLYMORPHIC_RELATION_KINDS, UNKNOWN_CUSTOM_FIELD_STORAGE } from './validate/catalog.ts';
+import { ATTRIBUTE_OPTIONS, CUSTOM_FIELDS, CUSTOM_FIELD_TYPE, IGNORED_ATTRIBUTE_KEYS, POLYMORPHIC_RELATION_KINDS, UNKNOWN_CUSTOM_FIELD_STORAGE, type CustomFieldMapping } from './validate/catalog.ts';
+import { PROJECT_CONFIG_FILE } from './project-config.ts';
+import { ignoredKeyNotes } from './validate/structural.ts';
 import { isLocalized, record } from './validate/view.ts';
 
 /** Something capi did with the input that the author should hear about, though it is no error. */
@@ -22,6 +28,8 @@ export interface Note {
   readonly file: string;
   readonly pointer: string;
   readonly message: string;
+  /** A warning: capi serves the input, but likely not as its author expects (an unmapped custom field). */
+  readonly warning?: boolean;
 }
 
 export interface Normalized {
@@ -31,13 +39,18 @@ export interface Normalized {
 
 type Json = Record<string, unknown>;
 
-export function normalizeSchemas(files: readonly SchemaFile[]): Normalized {
+/** `customFields`: the project's mappings (capi.config.json), over capi's own. */
+export function normalizeSchemas(files: readonly SchemaFile[], customFields: Readonly<Record<string, CustomFieldMapping>> = {}): Normalized {
   const notes: Note[] = [];
   const generated = new Set(files.map((f) => f.uid));
-  return { files: files.map((file) => normalizeFile(file, generated, notes)), notes };
+  const mappings = { ...CUSTOM_FIELDS, ...customFields };
+  return { files: files.map((file) => normalizeFile(file, generated, mappings, notes)), notes };
 }
 
-function normalizeFile(file: SchemaFile, generated: ReadonlySet<string>, notes: Note[]): SchemaFile {
+type Mappings = Readonly<Record<string, CustomFieldMapping>>;
+
+function normalizeFile(file: SchemaFile, generated: ReadonlySet<string>, mappings: Mappings, notes: Note[]): SchemaFile {
+  notes.push(...ignoredKeyNotes(file));
   const root = record(file.json);
   const attributes = record(root?.['attributes']);
   if (root === undefined || attributes === undefined) return file;
@@ -55,7 +68,7 @@ function normalizeFile(file: SchemaFile, generated: ReadonlySet<string>, notes: 
     if (attribute === undefined) normalized[name] = value;
     else {
       if (isLocalized(attribute) && !typeLocalized && !FOLLOW_TYPE_LOCALE.includes(attribute['type'])) notes.push(ineffectiveLocalized(file, at));
-      normalized[name] = normalizeAttribute(attribute, privateNames.has(name), file, at, notes);
+      normalized[name] = normalizeAttribute(attribute, privateNames.has(name), file, at, mappings, notes);
     }
   }
   return { ...file, json: { ...root, attributes: normalized } };
@@ -84,25 +97,35 @@ function ineffectiveLocalized(file: SchemaFile, at: string): Note {
   return { file: file.path, pointer: `${at}/pluginOptions/i18n/localized`, message: `"localized" has no effect ${where}` };
 }
 
-function normalizeAttribute(attribute: Readonly<Json>, markedPrivate: boolean, file: SchemaFile, at: string, notes: Note[]): Json {
+function normalizeAttribute(attribute: Readonly<Json>, markedPrivate: boolean, file: SchemaFile, at: string, mappings: Mappings, notes: Note[]): Json {
   const out: Json = {};
   for (const [key, value] of Object.entries(attribute)) if (!(key in IGNORED_ATTRIBUTE_KEYS)) out[key] = value;
   if (markedPrivate) out['private'] = true;
   if (attribute['type'] !== CUSTOM_FIELD_TYPE) return out;
-  return customField(attribute, out, file, at, notes);
+  return customField(attribute, out, file, at, mappings, notes);
 }
 
-/** The custom field as its stored type, keeping only the options that type takes. */
-function customField(attribute: Readonly<Json>, kept: Json, file: SchemaFile, at: string, notes: Note[]): Json {
+/**
+ * The custom field as its stored type, keeping only the options that type takes, with the
+ * mapping's default (when the attribute sets none) and generated value.
+ */
+function customField(attribute: Readonly<Json>, kept: Json, file: SchemaFile, at: string, mappings: Mappings, notes: Note[]): Json {
   const uid = attribute['customField'];
-  const known = typeof uid === 'string' ? CUSTOM_FIELD_STORAGE[uid] : undefined;
-  const type = known ?? UNKNOWN_CUSTOM_FIELD_STORAGE;
+  const known = typeof uid === 'string' && Object.hasOwn(mappings, uid) ? mappings[uid] : undefined;
+  const type = known?.type ?? UNKNOWN_CUSTOM_FIELD_STORAGE;
   if (known === undefined) {
-    notes.push({ file: file.path, pointer: at, message: `custom field ${typeof uid === 'string' ? uid : '(no uid)'} is unknown to capi: served as ${type}` });
+    notes.push({
+      file: file.path,
+      pointer: at,
+      message: `custom field ${typeof uid === 'string' ? uid : '(no uid)'} is unknown to capi: served as ${type}; map it to its stored type under "customFields" in ${PROJECT_CONFIG_FILE}`,
+      warning: true,
+    });
   }
   const options = ATTRIBUTE_OPTIONS[type];
   const out: Json = { type };
   for (const [key, value] of Object.entries(kept)) if (key in options) out[key] = value;
+  if (known?.default !== undefined && out['default'] === undefined) out['default'] = known.default;
+  if (known?.generate !== undefined) out['generated'] = known.generate;
   return out;
 }
 
@@ -122,5 +145,6 @@ function isOutsideModel(target: string, generated: ReadonlySet<string>): boolean
 
 /** `file #pointer: message`, the shape of a diagnostic without a fix (nothing needs fixing). */
 export function formatNote(note: Note): string {
-  return note.pointer === '' ? `  note: ${note.file}: ${note.message}` : `  note: ${note.file} #${note.pointer}: ${note.message}`;
+  const label = note.warning === true ? 'warning' : 'note';
+  return note.pointer === '' ? `  ${label}: ${note.file}: ${note.message}` : `  ${label}: ${note.file} #${note.pointer}: ${note.message}`;
 }

@@ -29,6 +29,7 @@ type PartKind =
   | 'global middleware'
   | 'plugin extension'
   | 'src/index lifecycle code'
+  | 'document middleware'
   | 'plugin configuration'
   | 'admin panel customization';
 
@@ -47,6 +48,8 @@ const COUNTERPARTS: Readonly<Record<PartKind, (uid: string) => string>> = {
   'global middleware': () => `port to ${EXTENSIONS_FILE}: middlewares.before / middlewares.after`,
   'plugin extension': () => `port to ${EXTENSIONS_FILE}: graphql (GraphQL plugin extensions); other plugins are not served, see docs/moving-from-strapi.md`,
   'src/index lifecycle code': () => `port to ${EXTENSIONS_FILE}: register / bootstrap (strapi.documents.use: documents)`,
+  'document middleware': () =>
+    `strapi.documents.use: port to ${EXTENSIONS_FILE}: documents; until then the request parameters it reads (e.g. populateDynamicZone) are ignored, and the server logs each once`,
   'plugin configuration': () => 'copy the values capi has to config/plugins.json; see docs/moving-from-strapi.md',
   'admin panel customization': () => 'not served: capi has no admin panel',
 };
@@ -94,6 +97,7 @@ export function unportedParts(src: string): Note[] {
   const userExtension = join(src, ...USER_EXTENSION_PATH.strapi.split('/'));
   for (const file of allFiles(join(src, 'extensions'))) if (CODE.test(file) && file !== userExtension) add(file, 'plugin extension');
   for (const file of codeFiles(src)) if (/^index\./.test(baseName(file)) && !isEmptyIndex(file)) add(file, 'src/index lifecycle code');
+  for (const file of allFiles(src)) if (/\.(js|ts|mjs|cjs)$/.test(file) && !file.startsWith(join(src, 'admin')) && usesDocumentMiddleware(file)) add(file, 'document middleware');
   if (allFiles(join(src, 'admin')).some((f) => /\.(js|jsx|ts|tsx)$/.test(f) && !/\.example\./.test(f))) add(join(src, 'admin'), 'admin panel customization');
   const config = join(project, 'config');
   for (const file of codeFiles(config)) if (/^plugins\./.test(baseName(file)) && !isEmptyPluginConfig(file)) add(file, 'plugin configuration');
@@ -113,6 +117,15 @@ function isCoreFactory(file: string): boolean {
 function isEmptyIndex(file: string): boolean {
   const code = stripped(file);
   return /^(['"]usestrict['"];?)?(importtype[^;]*;)*(exportdefault|module\.exports=)\{((async)?(register|bootstrap|destroy)\([^)]*\)\{\},?)*\};?$/.test(code);
+}
+
+/**
+ * `strapi.documents.use(...)` (or `documents.use` on a destructured service): a document service
+ * middleware, which often reads request parameters of its own (`populateDynamicZone`) that
+ * capi's content API does not read.
+ */
+function usesDocumentMiddleware(file: string): boolean {
+  return /\bdocuments\.use\(/.test(stripped(file));
 }
 
 /** `export default () => ({})` and its CommonJS form. */

@@ -158,7 +158,16 @@ function inputSchema(owner: Owner, index: ReadonlyMap<string, Owner>, create: bo
 // Parameters and responses
 // ---------------------------------------------------------------------------------------------
 
-const deepObject = (name: string, description: string, schema: Schema): Schema => ({ name, in: 'query', required: false, style: 'deepObject', explode: true, description, schema });
+const deepObject = (name: string, description: string, schema: Schema, example?: Schema): Schema => ({
+  name,
+  in: 'query',
+  required: false,
+  style: 'deepObject',
+  explode: true,
+  description,
+  schema,
+  ...(example === undefined ? {} : { example }),
+});
 
 const PARAMETERS: Readonly<Record<string, Schema>> = {
   populate: deepObject(
@@ -170,16 +179,23 @@ const PARAMETERS: Readonly<Record<string, Schema>> = {
   ),
   filters: deepObject('filters', FILTERS_DESCRIPTION, { type: 'object' }),
   sort: deepObject('sort', '`field`, `field:asc`, `field:desc`, or a list of them.', { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }),
-  pagination: deepObject('pagination', '`page` and `pageSize`, or `start` and `limit`; `withCount`.', {
-    type: 'object',
-    properties: {
-      page: { type: 'integer', minimum: 1 },
-      pageSize: { type: 'integer', minimum: 1 },
-      start: { type: 'integer', minimum: 0 },
-      limit: { type: 'integer' },
-      withCount: { type: 'boolean' },
+  // The example is what Swagger UI's "Try it out" fills in: without it, a sample of every
+  // property, pages and offsets together, which the API refuses (400).
+  pagination: deepObject(
+    'pagination',
+    '`page` and `pageSize`, or `start` and `limit` (not both); `withCount`.',
+    {
+      type: 'object',
+      properties: {
+        page: { type: 'integer', minimum: 1 },
+        pageSize: { type: 'integer', minimum: 1 },
+        start: { type: 'integer', minimum: 0 },
+        limit: { type: 'integer' },
+        withCount: { type: 'boolean' },
+      },
     },
-  }),
+    { page: 1, pageSize: 25 },
+  ),
   fields: deepObject('fields', 'Scalar attributes to return (id and documentId always are).', { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }),
   status: { name: 'status', in: 'query', required: false, description: 'Which version: draft or published (the default).', schema: { type: 'string', enum: ['draft', 'published'] } },
   locale: { name: 'locale', in: 'query', required: false, description: 'Locale code.', schema: { type: 'string' } },

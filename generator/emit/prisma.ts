@@ -36,6 +36,8 @@ export const WEBHOOK_OUTBOX_TABLE = 'capi_webhook_deliveries';
 export const RATE_LIMIT_TABLE = 'capi_rate_limits';
 export const LOCK_TABLE = 'capi_locks';
 export const COMMITTED_CHANGES_TABLE = 'capi_committed_changes';
+export const ROLE_PERMISSIONS_TABLE = 'capi_role_permissions';
+export const LOCALE_IDS_TABLE = 'capi_locale_ids';
 
 export function emitPrismaSchema(model: Model, database: DatabaseKind, source: string): string {
   const blocks: ModelBlock[] = [
@@ -47,6 +49,8 @@ export function emitPrismaSchema(model: Model, database: DatabaseKind, source: s
     apiTokenBlock(database),
     webhookOutboxBlock(database),
     committedChangeBlock(),
+    rolePermissionBlock(),
+    localeIdBlock(),
     // SQLite is served by one process: its rate-limit counters stay in memory.
     ...(DATABASES[database].sharedRateLimits ? [rateLimitBlock(database)] : []),
     ...(DATABASES[database].lockTable ? [lockBlock()] : []),
@@ -314,6 +318,39 @@ function committedChangeBlock(): ModelBlock {
     name: 'CommittedChange',
     fields: [{ name: 'id', type: 'String', attributes: '@id' }],
     blockAttributes: [`@@map("${COMMITTED_CHANGES_TABLE}")`],
+  };
+}
+
+/**
+ * The actions of roles created through users-permissions' role routes (users/role-permissions.ts);
+ * the roles config/permissions.json names keep theirs in that file.
+ */
+function rolePermissionBlock(): ModelBlock {
+  return {
+    doc: ['/// Role permissions: one row per action of each role managed through the API.'],
+    name: 'RolePermission',
+    fields: [
+      { name: 'roleType', type: 'String', attributes: '@map("role_type")' },
+      { name: 'action', type: 'String', attributes: '' },
+    ],
+    blockAttributes: ['@@id([roleType, action])', `@@map("${ROLE_PERMISSIONS_TABLE}")`],
+  };
+}
+
+/**
+ * The id and documentId an imported Strapi project gave each locale (rest/locales.ts): locales
+ * live in config/plugins.json, and without a row a locale's ids are derived from its code.
+ */
+function localeIdBlock(): ModelBlock {
+  return {
+    doc: ['/// Locale ids: the id and documentId of each locale code, as the imported Strapi export had them.'],
+    name: 'LocaleId',
+    fields: [
+      { name: 'code', type: 'String', attributes: '@id' },
+      { name: 'rowId', type: 'Int', attributes: '@map("row_id")' },
+      { name: 'documentId', type: 'String', attributes: '@map("document_id")' },
+    ],
+    blockAttributes: [`@@map("${LOCALE_IDS_TABLE}")`],
   };
 }
 

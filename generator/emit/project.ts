@@ -209,11 +209,15 @@ function copied(dir: string, into: string): EmittedFile[] {
     .map((path) => ({ path: `${into}/${path}`, contents: readFileSync(join(dir, path), 'utf8'), policy: 'owned' as const }));
 }
 
-/** Packages the runtime imports (bare specifiers, not `node:` built-ins), so package.json cannot miss one. */
+/**
+ * Packages the runtime imports (bare specifiers, not `node:` built-ins), so package.json cannot
+ * miss one: statically, and with `import('...')` (what is loaded only when configured, such as
+ * the OpenTelemetry exporters).
+ */
 function importedPackages(files: readonly EmittedFile[]): string[] {
   const names = new Set<string>();
   for (const file of files) {
-    for (const [, specifier = ''] of file.contents.matchAll(/^(?:import|export)[^'"]*?from '([^'.][^']*)'/gm)) {
+    for (const [, specifier = ''] of file.contents.matchAll(/(?:^(?:import|export)[^'"]*?from |\bimport\()'([^'.][^']*)'/gm)) {
       if (specifier.startsWith('node:')) continue;
       const parts = specifier.split('/');
       names.add(specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier));

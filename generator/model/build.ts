@@ -7,6 +7,7 @@ import { pointer } from '../diagnostics.ts';
 import { identifierAllocator } from './identifiers.ts';
 import { camelCase, componentTable, componentTypeName, linkTableName, pascalCase, pluginPrefix, snakeCase, SYSTEM_INDEX_COLUMNS } from './names.ts';
 import type { Attribute, Component, ContentType, JsonValue, LinkTable, MediaKind, Model, RelationKind, ScalarType } from './types.ts';
+import type { GeneratedValue } from '../../templates/contract/generated-values.ts';
 
 /** The raw shape of one attribute after validation; only the keys the builder reads. */
 interface RawAttribute {
@@ -16,6 +17,7 @@ interface RawAttribute {
   configurable?: boolean;
   unique?: boolean;
   default?: JsonValue;
+  generated?: GeneratedValue;
   min?: number | string;
   max?: number | string;
   minLength?: number;
@@ -181,6 +183,7 @@ function buildAttributes(file: SchemaFile, schema: RawSchema, typeLocalized: boo
           unique: attr.unique === true,
           ...definedOnly({
             default: attr.default,
+            generated: attr.generated,
             ...bounds(attr),
             minLength: attr.minLength,
             maxLength: attr.maxLength,

@@ -4,6 +4,8 @@
  * messages and the semantic checks all read these lists, so that they cannot disagree. The scalar
  * types and their options are the contract's table (templates/contract/scalar-types.ts).
  */
+import type { GeneratedValue } from '../../templates/contract/generated-values.ts';
+import type { JsonValue } from '../model/types.ts';
 import { SCALAR_TYPE_NAMES, SCALAR_TYPE_SPECS, type AttributeOptions, type ScalarType as ScalarTypeName } from '../../templates/contract/scalar-types.ts';
 
 export type { OptionShape } from '../../templates/contract/scalar-types.ts';
@@ -34,22 +36,33 @@ export const TARGETLESS_RELATION_KINDS: readonly string[] = ['morphToOne', 'morp
  * `"type": "customField"`: a field a plugin registers on top of a built-in type. Strapi's schema
  * file names only the plugin's field (`customField`), and Strapi finds the stored type in the
  * plugin's registry at start-up; capi has no plugins, so it keeps the registry of the popular
- * ones here and serves every other custom field as `json` (any value, stored as given).
+ * ones here (a project adds its own in capi.config.json, project-config.ts) and serves every
+ * other custom field as `json` (any value, stored as given), with a warning naming it.
  */
 export const CUSTOM_FIELD_TYPE = 'customField';
 
-export const CUSTOM_FIELD_STORAGE: Readonly<Record<string, ScalarTypeName>> = {
-  'plugin::color-picker.color': 'string',
-  'plugin::multi-select.multi-select': 'json',
-  'plugin::ckeditor5.CKEditor': 'richtext',
-  'plugin::ckeditor.CKEditor': 'richtext',
-  'plugin::tinymce.tinymce': 'richtext',
-  'plugin::country-select.country': 'string',
-  'plugin::strapi-advanced-uuid.uuid': 'string',
-  'plugin::google-maps.location-picker': 'json',
-  'plugin::oembed.oembed': 'text',
-  'plugin::strapi-plugin-sortable-list.sortable-list': 'json',
-  'plugin::tagsinput.tags': 'json',
+/** What a custom field is served as: the stored type, and what the plugin fills on create. */
+export interface CustomFieldMapping {
+  readonly type: ScalarTypeName;
+  /** Used on create when the body leaves the field out. */
+  readonly default?: JsonValue;
+  /** Generated on create when the body gives no value (what the plugin's lifecycle hook does). */
+  readonly generate?: GeneratedValue;
+}
+
+export const CUSTOM_FIELDS: Readonly<Record<string, CustomFieldMapping>> = {
+  'plugin::color-picker.color': { type: 'string' },
+  'plugin::multi-select.multi-select': { type: 'json' },
+  'plugin::ckeditor5.CKEditor': { type: 'richtext' },
+  'plugin::ckeditor.CKEditor': { type: 'richtext' },
+  'plugin::tinymce.tinymce': { type: 'richtext' },
+  'plugin::country-select.country': { type: 'string' },
+  // Registered as a uid; its lifecycle hook fills a version 4 UUID on create when none is given.
+  'plugin::strapi-advanced-uuid.uuid': { type: 'uid', generate: 'uuid' },
+  'plugin::google-maps.location-picker': { type: 'json' },
+  'plugin::oembed.oembed': { type: 'text' },
+  'plugin::strapi-plugin-sortable-list.sortable-list': { type: 'json' },
+  'plugin::tagsinput.tags': { type: 'json' },
 };
 
 /** What an unknown custom field is served as: json takes whatever value the plugin stored. */
@@ -126,4 +139,9 @@ export const REQUIRED_OPTIONS: Readonly<Partial<Record<AttributeTypeName, readon
  */
 export const UNSUPPORTED_KEYS: Readonly<Record<string, string>> = {
   targetAttribute: 'write the inverse side with "inversedBy"/"mappedBy" instead of "targetAttribute"',
+};
+
+/** The same, for the keys of an `indexes` entry: Strapi reads its `type`, capi builds plain indexes only. */
+export const UNSUPPORTED_INDEX_KEYS: Readonly<Record<string, string>> = {
+  type: 'remove "type": capi creates plain indexes; a "unique" attribute is kept unique among documents by the server',
 };

@@ -6,18 +6,23 @@
 import { compare, type SchemaFile } from '../load.ts';
 import type { Diagnostic } from '../diagnostics.ts';
 import { normalizeSchemas } from '../normalize.ts';
+import type { CustomFieldMapping } from './catalog.ts';
 import type { Finding } from './finding.ts';
 import { semanticFindings } from './semantic.ts';
 import { structuralFindings } from './structural.ts';
 
 export { componentSchema, contentTypeSchema, type JsonSchema } from './json-schema.ts';
 
-/**
- * The raw files meet the published schemas; the rules that span files read them normalized.
- * `complete`: false when some schema file did not load (ModelView.complete).
- */
-export function validateSchemas(files: readonly SchemaFile[], complete = true): Diagnostic[] {
-  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(normalizeSchemas(files).files, complete)];
+export interface ValidateOptions {
+  /** The project's custom-field mappings (capi.config.json). */
+  readonly customFields?: Readonly<Record<string, CustomFieldMapping>>;
+  /** False when some schema file did not load (ModelView.complete). */
+  readonly complete?: boolean;
+}
+
+/** The raw files meet the published schemas; the rules that span files read them normalized. */
+export function validateSchemas(files: readonly SchemaFile[], options: ValidateOptions = {}): Diagnostic[] {
+  const findings = [...files.flatMap(structuralFindings), ...semanticFindings(normalizeSchemas(files, options.customFields ?? {}).files, options.complete ?? true)];
   const byPath = new Map(files.map((f) => [f.path, f]));
   return unique(findings)
     .sort(byFileThenPointer)

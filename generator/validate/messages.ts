@@ -6,7 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { pointer as buildPointer, pointerToken } from '../diagnostics.ts';
 import type { SchemaFileKind } from '../load.ts';
-import { ATTRIBUTE_OPTIONS, ATTRIBUTE_TYPES, IGNORED_ATTRIBUTE_KEYS, RELATION_KINDS, UNSUPPORTED_KEYS, type AttributeTypeName } from './catalog.ts';
+import { ATTRIBUTE_OPTIONS, ATTRIBUTE_TYPES, IGNORED_ATTRIBUTE_KEYS, RELATION_KINDS, UNSUPPORTED_INDEX_KEYS, UNSUPPORTED_KEYS, type AttributeTypeName } from './catalog.ts';
 import { KEBAB_CASE, TABLE_NAME, type JsonSchema } from './json-schema.ts';
 import { snakeCase, snakeWords } from '../model/names.ts';
 import { closest, didYouMean } from './suggest.ts';
@@ -20,6 +20,8 @@ export interface Message {
    * inside it are consequences, not separate problems, and are dropped.
    */
   readonly fatal?: boolean;
+  /** A key Strapi boots with and ignores: a note, not an error (unknownKey). */
+  readonly ignored?: boolean;
 }
 
 export function describeError(error: ErrorObject, kind: SchemaFileKind): Message | undefined {
@@ -54,24 +56,24 @@ function missingKey(error: ErrorObject): Message {
   return { pointer: at, message: `missing required key "${key}"`, hint: `add "${key}"${description}` };
 }
 
+/**
+ * A key no schema knows. Strapi's loader checks no key names (only `info` and enumerations), so
+ * it boots with any extra key and ignores it: so does capi, with a note (`ignored`). Two kinds
+ * stay errors: a near-miss of a key capi reads (a misspelt `requierd` would silently drop the
+ * constraint its author wrote) and the keys capi knows and does not implement (UNSUPPORTED_KEYS).
+ */
 function unknownKey(error: ErrorObject): Message {
   const key = String(error.params['additionalProperty']);
   const at = `${error.instancePath}/${pointerToken(key)}`;
   // Keys accepted only to be ignored are not worth suggesting.
   const allowed = Object.keys(propertiesOf(error.parentSchema)).filter((k) => k !== '$schema' && k !== 'type' && !(k in IGNORED_ATTRIBUTE_KEYS));
-  const unsupported = UNSUPPORTED_KEYS[key];
+  const unsupported = (/^\/indexes\/\d+$/.test(error.instancePath) ? UNSUPPORTED_INDEX_KEYS : UNSUPPORTED_KEYS)[key];
   if (unsupported !== undefined) return { pointer: at, message: `"${key}" is not supported by capi`, hint: unsupported };
-  const type = attributeType(error);
-  if (type !== undefined && isOptionOfSomeType(key)) {
-    return {
-      pointer: at,
-      message: `"${key}" is not an option of ${type} attributes`,
-      hint: `remove "${key}"; ${type} attributes accept: ${allowed.join(', ')}`,
-    };
-  }
   const suggestion = closest(key, allowed);
-  const hint = suggestion !== undefined ? `did you mean "${suggestion}"?` : `remove it; keys allowed here: ${allowed.join(', ')}`;
-  return { pointer: at, message: `unknown key "${key}"`, hint };
+  if (suggestion !== undefined) return { pointer: at, message: `unknown key "${key}"`, hint: `did you mean "${suggestion}"?` };
+  const type = attributeType(error);
+  const what = type !== undefined && isOptionOfSomeType(key) ? `"${key}" is not an option of ${type} attributes` : `unknown key "${key}"`;
+  return { pointer: at, message: `${what}: ignored, as Strapi ignores it`, hint: `remove it; keys read here: ${allowed.join(', ')}`, ignored: true };
 }
 
 function notInEnum(error: ErrorObject, kind: SchemaFileKind): Message {

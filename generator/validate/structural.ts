@@ -4,6 +4,7 @@
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { SchemaFile, SchemaFileKind } from '../load.ts';
+import type { Note } from '../normalize.ts';
 import type { Finding } from './finding.ts';
 import { componentSchema, contentTypeSchema } from './json-schema.ts';
 import { attributePointerOf, describeError, type Message } from './messages.ts';
@@ -24,10 +25,33 @@ function validatorFor(kind: SchemaFileKind): ValidateFunction {
 }
 
 export function structuralFindings(file: SchemaFile): Finding[] {
+  return check(file).findings;
+}
+
+/** The keys of `file` that Strapi boots with and ignores, as notes (`capi validate` and `generate` print them). */
+export function ignoredKeyNotes(file: SchemaFile): Note[] {
+  return check(file).ignored;
+}
+
+interface Checked {
+  readonly findings: Finding[];
+  readonly ignored: Note[];
+}
+
+/** Per loaded file: validate and generate ask for both halves, and normalize runs more than once. */
+const checked = new WeakMap<SchemaFile, Checked>();
+
+function check(file: SchemaFile): Checked {
+  const cached = checked.get(file);
+  if (cached !== undefined) return cached;
   const validate = validatorFor(file.kind);
-  if (validate(file.json)) return [];
-  const messages = collapse((validate.errors ?? []).map((e: ErrorObject) => describeError(e, file.kind)));
-  return messages.map((m) => ({ file: file.path, pointer: m.pointer, message: m.message, hint: m.hint }));
+  const messages = validate(file.json) ? [] : collapse((validate.errors ?? []).map((e: ErrorObject) => describeError(e, file.kind)));
+  const result: Checked = {
+    findings: messages.filter((m) => m.ignored !== true).map((m) => ({ file: file.path, pointer: m.pointer, message: m.message, hint: m.hint })),
+    ignored: messages.filter((m) => m.ignored === true).map((m) => ({ file: file.path, pointer: m.pointer, message: m.message })),
+  };
+  checked.set(file, result);
+  return result;
 }
 
 /**

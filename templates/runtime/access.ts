@@ -13,6 +13,7 @@ import type { Logger } from './logger.ts';
 import type { Permissions } from './permissions.ts';
 import { findApiToken, saltChangedMessage, tokenAccess, tokensOfOtherSalts, touchApiToken } from './tokens.ts';
 import { looksLikeJwt, verifyUserJwt } from './user-jwt.ts';
+import type { RoleActions } from './users/role-permissions.ts';
 import type { AccountStore } from './users/store.ts';
 
 export interface Access {
@@ -38,7 +39,11 @@ export function canRead(access: Access, uid: string): boolean {
 
 /** An Access granting exactly the actions a role lists in config/permissions.json. */
 export function roleAccess(permissions: Permissions, role: string): Access {
-  const granted = new Set(permissions[role] ?? []);
+  return grantedAccess(role, permissions[role] ?? []);
+}
+
+function grantedAccess(role: string, actions: readonly string[]): Access {
+  const granted = new Set(actions);
   return { principal: `role:${role}`, can: (action) => granted.has(action) };
 }
 
@@ -62,6 +67,8 @@ export interface AccessOptions {
   readonly jwtMaxAge: number;
   /** The users-permissions accounts, to resolve the `id` of the JWTs sign-in issues. */
   readonly accounts?: AccountStore;
+  /** The actions of roles created through the API (users/role-permissions.ts); without it, only the file's roles act. */
+  readonly roles?: RoleActions;
   readonly logger?: Logger;
   /** Called when an API token matches no stored hash (before the 401). */
   readonly onUnknownToken?: () => Promise<void>;
@@ -126,5 +133,6 @@ async function userAccess(jwt: string, options: AccessOptions): Promise<Access> 
   const account = await options.accounts.byId(user.userId);
   if (account === undefined || account.blocked) throw new UnauthorizedError('Missing or invalid credentials');
   const role = account.role ?? 'authenticated';
-  return { ...roleAccess(options.permissions, role), principal: `user:${account.id}`, userId: account.id };
+  const granted = options.roles === undefined || options.roles.inFile(role) ? roleAccess(options.permissions, role) : grantedAccess(role, await options.roles.of(role));
+  return { ...granted, principal: `user:${account.id}`, userId: account.id };
 }

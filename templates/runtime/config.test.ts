@@ -210,7 +210,7 @@ describe('loadConfig defaults', () => {
   it('takes every default when no file exists', () => {
     const root = project();
     const config = loadConfig({ projectRoot: root, env: {}, model });
-    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false, shutdown: { drainMs: 0, timeoutMs: 10_000 } });
+    expect(config.server).toEqual({ host: '127.0.0.1', port: 1337, jsonLimit: 1048576, proxy: false, shutdown: { drainMs: 0, timeoutMs: 10_000 }, metrics: { enabled: false, path: '/metrics' } });
     expect(config.database).toEqual({ client: 'sqlite', filename: join(root, '.data/data.db'), label: '.data/data.db' });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 100, withCount: true });
     expect(config.plugins.graphql).toEqual({
@@ -296,6 +296,10 @@ describe('loadConfig defaults', () => {
     const config = load({ 'api.json': { rest: { maxLimit: 50 } }, 'plugins.json': { graphql: { config: { maxLimit: 200 } } } });
     expect(config.api.rest).toEqual({ defaultLimit: 25, maxLimit: 50, withCount: true });
     expect(config.plugins.graphql.maxLimit).toBe(200);
+  });
+
+  it('starts with a GraphQL defaultLimit above maxLimit, as Strapi does (pages are capped, the mount warns)', () => {
+    expect(load({ 'plugins.json': { graphql: { config: { defaultLimit: 50, maxLimit: 20 } } } }).plugins.graphql).toMatchObject({ defaultLimit: 50, maxLimit: 20 });
   });
 
   it('reads locales as codes or {code, name}', () => {

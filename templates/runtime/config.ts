@@ -4,7 +4,7 @@
  * PORT, DATABASE_URL; env.ts lists every variable the server reads). A missing file means "all defaults". Anything unknown or of the
  * wrong type stops start-up with a one-line ConfigError naming the file and the key.
  *
- * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false, shutdown?: { drain: 0, timeout: 10 } }
+ * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false, shutdown?: { drain: 0, timeout: 10 }, metrics?: { enabled, path, port?, host? } }
  *   jsonLimit (optional): largest accepted JSON request body, in bytes (larger ones get a 413);
  *   the default of strapi::body's jsonLimit in middlewares.json, which is where it now belongs.
  *   workers: server processes sharing the port (cluster.ts): a number, or "auto" for one per
@@ -12,6 +12,7 @@
  *   proxy: trust X-Forwarded-For/-Proto from a proxy in front (client addresses for rate limits).
  *   shutdown: on SIGTERM/SIGINT, `drain` seconds of serving with /_ready answering 503 (so that a
  *     load balancer takes the process out first), then `timeout` seconds for requests in flight.
+ *   metrics: Prometheus metrics, off unless enabled (observability/config.ts).
  * config/database.json     { client: "sqlite", connection: { filename: ".data/data.db" } }
  *                          { client: "postgres", connection: { url: "postgresql://...", pgbouncer?: false }, pool: { max: 10 } }
  *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
@@ -63,6 +64,7 @@
  * config/webhooks.json     [{ name, url, headers?, events, secretEnv? }] (webhooks/config.ts)
  * config/middlewares.json  Strapi's middleware list, names and options (middlewares/config.ts)
  * config/rate-limit.json   request limits per route group (rate-limit/config.ts)
+ * config/cache.json        ETags, Cache-Control, surrogate keys and CDN purges (cache/config.ts); all off by default
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -79,6 +81,8 @@ import { uploadProviderConfig, type UploadProviderConfig } from './upload/provid
 import type { EmailConfig } from './users/email.ts';
 import type { DatabaseKind } from './dialect/types.ts';
 import { DEFAULT_QUERY_BUDGET, type QueryBudget } from './engine/budget.ts';
+import { cacheConfig, type CacheConfig } from './cache/config.ts';
+import { metricsConfig, type MetricsConfig } from './observability/config.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
@@ -100,6 +104,8 @@ export interface ServerConfig {
   readonly proxy: boolean;
   /** What SIGTERM/SIGINT do (server.ts): fail readiness and keep serving for `drainMs`, then give requests in flight `timeoutMs`. */
   readonly shutdown: ShutdownConfig;
+  /** Prometheus metrics (observability/config.ts). */
+  readonly metrics: MetricsConfig;
 }
 
 export interface ShutdownConfig {
@@ -261,6 +267,8 @@ export interface AppConfig {
   /** config/middlewares.json, in order. */
   readonly middlewares: readonly MiddlewareEntry[];
   readonly rateLimits: RateLimitsConfig;
+  /** config/cache.json. */
+  readonly cache: CacheConfig;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -277,7 +285,7 @@ export interface LoadConfigOptions {
   readonly model?: PermissionModel;
 }
 
-export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json', 'middlewares.json', 'rate-limit.json'] as const;
+export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json', 'middlewares.json', 'rate-limit.json', 'cache.json'] as const;
 export type ConfigFileName = (typeof configFileNames)[number];
 
 export const defaultSqliteFilename = '.data/data.db';
@@ -299,6 +307,7 @@ export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Ex
     'webhooks.json': [],
     'middlewares.json': [...defaultMiddlewareList],
     'rate-limit.json': defaultRateLimitFile(),
+    'cache.json': { etag: false, cacheControl: {} },
   };
 }
 
@@ -317,6 +326,7 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   const webhooks = read('webhooks.json');
   const middlewares = read('middlewares.json');
   const rateLimits = read('rate-limit.json');
+  const cache = read('cache.json');
   const serverSettings = serverConfig(server.where, server.json ?? defaults['server.json'], env);
   const databaseSettings = databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot);
   const replicas = replicasConfig(database.where, database.json, env, databaseSettings, projectRoot);
@@ -331,7 +341,14 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
     webhooks: webhooksConfig(webhooks.where, webhooks.json ?? [], env),
     middlewares: middlewaresConfig(middlewares.where, middlewares.json, { jsonLimit: serverSettings.jsonLimit, env }),
     rateLimits: rateLimitsConfig(rateLimits.where, rateLimits.json),
+    cache: cacheConfig(cache.where, cache.json ?? {}, env, options.model === undefined ? undefined : cacheKeyCheck(options.model)),
   };
+}
+
+/** Whether a config/cache.json `cacheControl` key names a content type of the model, one of its read routes, or GraphQL. */
+function cacheKeyCheck(model: PermissionModel): (key: string) => boolean {
+  const uids = new Set(Object.values(model.contentTypes).map((type) => type.uid));
+  return (key) => key === 'graphql' || uids.has(key) || (/\.(find|findOne)$/.test(key) && uids.has(key.replace(/\.(find|findOne)$/, '')));
 }
 
 /** The parsed file, or undefined when it does not exist. */
@@ -353,7 +370,7 @@ function readConfigFile(projectRoot: string, name: ConfigFileName): { where: Whe
 }
 
 function serverConfig(where: Where, json: unknown, env: Environment): ServerConfig {
-  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy', 'shutdown']);
+  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy', 'shutdown', 'metrics']);
   const envHost = nonEmpty(env.HOST);
   const envPort = nonEmpty(env.PORT);
   const host = envHost ?? (file.host === undefined ? '127.0.0.1' : string(at(where, 'host'), file.host));
@@ -366,7 +383,8 @@ function serverConfig(where: Where, json: unknown, env: Environment): ServerConf
   const jsonLimit = file.jsonLimit === undefined ? 1_048_576 : integer(at(where, 'jsonLimit'), file.jsonLimit, { min: 1 });
   const proxy = file.proxy === undefined ? false : boolean(at(where, 'proxy'), file.proxy);
   const shutdown = shutdownConfig(at(where, 'shutdown'), file.shutdown ?? {});
-  return { host, port, jsonLimit, proxy, shutdown, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
+  const metrics = metricsConfig(at(where, 'metrics'), file.metrics, env, port);
+  return { host, port, jsonLimit, proxy, shutdown, metrics, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
 }
 
 /** Requests in flight get this long after the drain before their connections are cut. */
@@ -718,9 +736,8 @@ function graphqlConfig(where: Where, json: unknown, production: boolean): Graphq
     }
     maxLimit = c.maxLimit;
   }
-  if (maxLimit !== null && defaultLimit > maxLimit) {
-    fail(at(w, 'defaultLimit'), `must not exceed graphql.config.maxLimit (got ${defaultLimit} > ${maxLimit})`);
-  }
+  // A defaultLimit above maxLimit is no error: Strapi starts with it and caps every page at
+  // maxLimit (args-pagination.ts does too); the GraphQL mount warns at start (server.ts).
   return {
     defaultLimit,
     maxLimit,

@@ -10,7 +10,9 @@ import { accessControl, authorize, canRead } from './access.ts';
 import type { GraphqlBindings } from './graphql/schema-binding.ts';
 import { graphqlApiMount } from './graphql/schema-mount.ts';
 import { parseListQuery, parseQueryString } from './query/params.ts';
-import { localesRoutes } from './rest/locales.ts';
+import { UnknownQueryParams } from './query/unknown-params.ts';
+import { localesRoutes, readLocaleIdentities } from './rest/locales.ts';
+import { paginationMeta } from './rest/envelope.ts';
 import type { RestContext } from './rest/context.ts';
 import { contentTypeRoutes, type ContentTypeRoutes, type RoutesFactory } from './rest/routes.ts';
 import type { DirectRoute } from './direct.ts';
@@ -19,7 +21,7 @@ import { checkSecrets } from './secrets.ts';
 import { tokenSalt } from './tokens.ts';
 import { jwtSecret } from './user-jwt.ts';
 import { uploadFileSchema, UPLOAD_FILE_UID } from './upload/file-schema.ts';
-import { checkUploadStorage, uploadMount, type FileListQuery, type FindFile, type ListFiles } from './upload/index.ts';
+import { checkUploadStorage, uploadMount, type FileListQuery, type FindFile, type ListFiles, type PageFiles } from './upload/index.ts';
 import { attachRelated, splitRelated, withPopulate } from './upload/related.ts';
 import type { Entity } from './engine/types.ts';
 import type { ListQuery } from './query/types.ts';
@@ -30,6 +32,8 @@ import type { Extensions } from './extensions/types.ts';
 import { usersPlugin } from './users/index.ts';
 import { openapiMount } from './openapi/index.ts';
 import { accountStore } from './users/store.ts';
+import { HttpCache } from './cache/http.ts';
+import { roleActions } from './users/role-permissions.ts';
 
 /** Bound of an unpaginated file listing, so that no request can ask the database for everything. */
 const MAX_FILES_LISTED = 10_000;
@@ -40,6 +44,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     const env = app.env ?? process.env;
     await checkSecrets({ env, db: app.db, model: app.model, logger: app.logger });
     const accounts = accountStore(app.db, app.model);
+    const roles = roleActions(app.db, app.config.permissions, app.model);
     const access = accessControl({
       permissions: app.config.permissions,
       db: app.db,
@@ -47,6 +52,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       jwtSecret: jwtSecret(env),
       jwtMaxAge: app.config.plugins.usersPermissions.jwt.expiresIn,
       accounts,
+      roles,
       logger: app.logger,
     });
     const rest: RestContext = {
@@ -57,6 +63,8 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       queryBudget: app.config.api.query,
       resolveAccess: access.resolveAccess,
       extensions: { extensions, app: project.app },
+      unknownParams: new UnknownQueryParams(app.logger),
+      cache: new HttpCache(app.config.cache),
     };
     // `/api/upload/files` takes the same filters, sort, fields and pagination as any content type,
     // but like Strapi's it lists every file when no pagination is asked for.
@@ -80,6 +88,12 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       const { results } = await rest.documents.findMany(UPLOAD_FILE_UID, 'pagination' in raw ? parsed : { ...parsed, pagination: all });
       return withRelated(results);
     };
+    // `/api/upload/files/page` is paginated as a content type's list: the default page, `meta.pagination`.
+    const pageFiles: PageFiles = async (query, req) => {
+      const { parsed, withRelated } = fileQuery(query, req);
+      const { results, total } = await rest.documents.findMany(UPLOAD_FILE_UID, parsed);
+      return { data: await withRelated(results), pagination: paginationMeta(parsed.pagination, total) };
+    };
     const findFile: FindFile = async (id, query, req) => {
       const { parsed, withRelated } = fileQuery(query, req);
       // Like Strapi's findOne, the query is validated whole but only `populate` is applied.
@@ -94,9 +108,9 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
       return file;
     };
     await checkUploadStorage(app.config.plugins.upload.provider, (message) => app.logger.warn(message));
-    const users = await usersPlugin(app, rest.documents, rest.resolveAccess, accounts);
+    const users = await usersPlugin(app, rest.documents, rest.resolveAccess, roles, accounts);
     const api = Router();
-    api.use(localesRoutes(rest.i18n, rest.resolveAccess));
+    api.use(localesRoutes(rest.i18n, rest.resolveAccess, await readLocaleIdentities(app.db)));
     // The project's own routes come first, so they may take over a plugin's or a core path.
     api.use(customRoutes(rest));
     api.use(users.routes);
@@ -110,7 +124,7 @@ export function contentApiMount(routes: readonly RoutesFactory[], graphql?: Grap
     return [
       ...project.before,
       { path: '/', handler: access.middleware },
-      ...(await uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, findFile, media: project.media })),
+      ...(await uploadMount(app, { authorize: (action, req) => authorize(rest.resolveAccess(req), action), listFiles, pageFiles, findFile, media: project.media })),
       // Before the content types, so that `/api/docs` is never taken for one.
       ...openapiMount(app),
       { path: '/api', handler: api, direct: direct.rest },

@@ -16,7 +16,7 @@
  */
 import type { Pool, PoolConnection, PoolOptions, ResultSetHeader, RowDataPacket, TypeCastField } from 'mysql2/promise';
 import type { MysqlConfig } from './config.ts';
-import { DatabaseOpenError, describeDriverError, type Database, type OpenOptions } from './database.ts';
+import { DatabaseOpenError, describeDriverError, type Database, type OpenOptions, type PoolStats } from './database.ts';
 import { pooledDatabase, type PoolDriver } from './database-pooled.ts';
 import { mysqlDialect } from './dialect/mysql.ts';
 import { renderStatement } from './engine/sql.ts';
@@ -140,6 +140,7 @@ const mysqlDriver = (bound: ReadBound): PoolDriver<Pool, PoolConnection, Result>
   acquire,
   release: (connection, discard) => (discard ? connection.destroy() : connection.release()),
   end: (pool) => pool.end(),
+  stats: poolStats,
   async run({ pool, connection }, kind, sql, params) {
     // Outside a transaction a statement borrows a connection, so that it runs on a set-up session.
     const taken = connection ?? (await acquire(pool));
@@ -163,6 +164,22 @@ const mysqlDriver = (bound: ReadBound): PoolDriver<Pool, PoolConnection, Result>
   rows: (result) => (Array.isArray(result) ? result : []),
   executed: (result) => (Array.isArray(result) ? { changes: 0, lastId: null } : { changes: result.affectedRows, lastId: result.insertId === 0 ? null : result.insertId }),
 });
+
+/**
+ * mysql2 has no public pool counters: these are the queues of its core pool (`lib/base/pool.js`,
+ * the same fields since mysql2 1.x), read at a scrape, never written.
+ */
+interface CorePool {
+  readonly _allConnections: { readonly length: number };
+  readonly _freeConnections: { readonly length: number };
+  readonly _connectionQueue: { readonly length: number };
+  readonly config: { readonly connectionLimit: number };
+}
+
+function poolStats(pool: Pool): PoolStats {
+  const core = (pool as unknown as { pool: CorePool }).pool;
+  return { open: core._allConnections.length, idle: core._freeConnections.length, waiting: core._connectionQueue.length, max: core.config.connectionLimit };
+}
 
 function isResultList(rows: unknown[]): boolean {
   return rows.every((r) => Array.isArray(r) || (typeof r === 'object' && r !== null && 'affectedRows' in r));

@@ -209,6 +209,7 @@ function postgresDriver(naming: StatementNaming): PoolDriver<pg.Pool, pg.PoolCli
     acquire: (pool) => pool.connect(),
     release: (client, discard) => client.release(discard),
     end: (pool) => pool.end(),
+    stats: (pool) => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
     async run({ pool, connection }, kind, sql, params) {
       const client = connection ?? pool;
       // A script runs on the simple query protocol, which accepts several statements; every other

@@ -67,7 +67,20 @@ export interface Database extends Queryable {
   onQuery(listener: QueryListener): () => void;
   /** Statements run so far (transaction control statements are not counted). */
   readonly queryCount: number;
+  /** The connections now: how many are open, idle, and how many callers wait for one (metrics). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
+}
+
+/** A database's connections at one moment, as its driver counts them. */
+export interface PoolStats {
+  /** Connections open (in use or idle). */
+  readonly open: number;
+  readonly idle: number;
+  /** Callers waiting for a connection (or, on SQLite, for the one connection's lock). */
+  readonly waiting: number;
+  /** Most connections the pool opens. */
+  readonly max: number;
 }
 
 /** The database could not be opened or reached. The message is one line and has no password. */

@@ -51,6 +51,15 @@ export const envVariables: readonly EnvVariable[] = [
   { name: 'CAPI_WEBHOOK_MAX_ATTEMPTS', description: 'attempts before a webhook delivery is given up', example: '10' },
   { name: 'CAPI_WEBHOOK_POLL_MS', description: 'how often pending webhook deliveries are looked for', example: '1000' },
   { name: 'CAPI_WEBHOOK_RETENTION_DAYS', description: 'days delivered and failed webhook deliveries are kept', example: '7' },
+  {
+    name: 'METRICS_TOKEN',
+    description: 'bearer token a Prometheus scrape must send when config/server.json enables metrics (Authorization: Bearer ...)',
+    example: 'change-me-to-a-long-random-string',
+  },
+  { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', description: 'OTLP/HTTP collector (e.g. http://otel-collector:4318): turns tracing on; spans go to its /v1/traces', example: 'http://localhost:4318' },
+  { name: 'OTEL_EXPORTER_OTLP_PROTOCOL', description: 'http/protobuf (default) or http/json', example: 'http/protobuf' },
+  { name: 'OTEL_TRACES_EXPORTER', description: 'otlp, console or none; otlp or console turns tracing on, none keeps it off', example: 'otlp' },
+  { name: 'OTEL_SERVICE_NAME', description: "the traces' service.name (default capi)", example: 'capi' },
 ];
 
 /** The contents of a generated project's `.env.example`. */

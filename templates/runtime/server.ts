@@ -22,6 +22,7 @@ import { applyMigrations } from './migrate.ts';
 import { mountProbes, Readiness } from './probes.ts';
 import { queryCounter } from './query-count.ts';
 import { primaryOf, replicaMiddlewares, withReplicas } from './replicas/index.ts';
+import { noObservability, startObservability, type Observability } from './observability/index.ts';
 import { sendJson } from './send.ts';
 import type { ModelSchema } from './schema.ts';
 import { wellEncodedPath } from './url-encoding.ts';
@@ -64,6 +65,8 @@ export interface CreateAppOptions extends AppContext {
   readonly direct?: boolean;
   /** What `/_ready` answers by; the server's own, which its shutdown turns off. Default: always ready. */
   readonly readiness?: Readiness;
+  /** Metrics and traces (observability/index.ts); none by default. */
+  readonly observability?: Observability;
 }
 
 export function createApp(options: CreateAppOptions): Express {
@@ -95,6 +98,7 @@ interface BuiltApp {
 
 function buildApp(options: CreateAppOptions): BuiltApp {
   const { config, db, logger } = options;
+  const observability = options.observability ?? noObservability;
   const app = express();
   app.disable('x-powered-by');
   // Queries are parsed by the content API with its own qs limits, and JSON answers carry no
@@ -103,8 +107,9 @@ function buildApp(options: CreateAppOptions): BuiltApp {
   app.set('etag', false);
   // Behind a proxy, req.ip (rate limits, logs) must be the client's, not the proxy's.
   if (config.server.proxy) app.set('trust proxy', true);
-  const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger });
+  const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger, traced: observability.traced });
   const before: RequestHandler[] = [
+    ...observability.before,
     requestId,
     ...middlewares.before,
     wellEncodedPath,
@@ -116,6 +121,8 @@ function buildApp(options: CreateAppOptions): BuiltApp {
   for (const handler of before) app.use(handler);
   // Counters every request reads and writes at once: on the primary, whatever replicas there are.
   app.use(routeGroupLimits(config.rateLimits, primaryOf(db)));
+
+  if (observability.endpoint !== undefined) app.get(observability.endpoint.path, observability.endpoint.handler);
 
   mountProbes(app, db, logger, options.readiness ?? new Readiness());
 
@@ -226,9 +233,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       const made = await factory(context);
       mounts.push(...(isMountList(made) ? made : [made]));
     }
+    const observability = await startObservability({ config, db, env, logger });
+    // Last to stop: spans of the final requests and of the background work are still sent.
+    stops.push(() => observability.close());
     const countQueries = env.CAPI_QUERY_COUNT === '1';
     const direct = env.CAPI_DIRECT_PATH !== '0';
-    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct, readiness }), config.server.host, config.server.port);
+    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct, readiness, observability }), config.server.host, config.server.port);
   } catch (error) {
     await stopAll(stops, logger);
     await db.close().catch(() => undefined);

@@ -13,6 +13,7 @@ import { clients, createServerDatabase } from '../support/databases.ts';
 import type { TestDatabase } from '../support/postgres.ts';
 
 const PROJECT = join(repoRoot, 'test', 'fixtures', 'strapi-keys');
+const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 interface Answer {
   readonly status: number;
@@ -56,9 +57,9 @@ describe.each(clients)('a Strapi project using every key, on %s', (client) => {
   });
 
   it('lists what it does not bring over, and leaves out the unknown relation target with a note', () => {
-    const notes = generated.stderr.split('\n').filter((line) => line.startsWith('  note: '));
+    const notes = generated.stderr.split('\n').filter((line) => /^ {2}(note|warning): /.test(line));
     expect(notes).toEqual([
-      '  note: api/article/content-types/article/schema.json #/attributes/pin: custom field plugin::acme-maps.pin is unknown to capi: served as json',
+      '  warning: api/article/content-types/article/schema.json #/attributes/pin: custom field plugin::acme-maps.pin is unknown to capi: served as json; map it to its stored type under "customFields" in capi.config.json',
       '  note: api/article/content-types/article/schema.json #/attributes/related: polymorphic relation "related" (morphToMany) is not served (see docs/moving-from-strapi.md)',
       "  note: src/api/article/routes/article.js: custom routes: port to src/extensions/index.ts: contentTypes['api::article.article'].routes (route config: .config.<action>)",
       '  note: src/index.js: src/index lifecycle code: port to src/extensions/index.ts: register / bootstrap (strapi.documents.use: documents)',
@@ -107,10 +108,24 @@ describe.each(clients)('a Strapi project using every key, on %s', (client) => {
       choices: ['red', 'blue'],
       body: '<p>Rich <strong>text</strong></p>',
       pin: { lat: 48.85, lng: 2.35 },
+      uuid: expect.stringMatching(UUID_V4),
+      grade: 'unrated',
       kind: '3d',
       labels: [expect.objectContaining({ name: 'news', status: 'active' })],
       card: { id: expect.any(Number), metaTitle: 'public component' },
     });
+  });
+
+  it("fills strapi-advanced-uuid's UUID on create unless given, and serves custom fields as their mapped type (capi.config.json too), String in GraphQL as in Strapi", async () => {
+    const [first, second] = [await call('POST', '/api/articles', { data: { title: 'Id one' } }), await call('POST', '/api/articles', { data: { title: 'Id two', uuid: '' } })];
+    expect(first.body.data.uuid).toMatch(UUID_V4);
+    expect(second.body.data.uuid).toMatch(UUID_V4);
+    expect(second.body.data.uuid).not.toBe(first.body.data.uuid);
+    const given = await call('POST', '/api/articles', { data: { title: 'Id given', uuid: '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed', grade: 'A' } });
+    expect(given.body.data).toMatchObject({ uuid: '1b9d6bcd-bbfd-4b2d-9b5d-ab8dfbbd4bed', grade: 'A' });
+    const type = await gql('{ __type(name: "Article") { fields { name type { name } } } }');
+    const typeOf = Object.fromEntries(type.body.data.__type.fields.map((f: { name: string; type: { name: string } }) => [f.name, f.type.name]));
+    expect([typeOf['uuid'], typeOf['grade'], typeOf['color'], typeOf['pin']]).toEqual(['String', 'String', 'String', 'JSON']);
   });
 
   it('validates a custom field as its stored type', async () => {

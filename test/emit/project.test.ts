@@ -48,6 +48,7 @@ describe('emitProject', () => {
       'Dockerfile',
       'README.md',
       'config/api.json',
+      'config/cache.json',
       'config/database.json',
       'config/middlewares.json',
       'config/permissions.json',
@@ -74,6 +75,7 @@ describe('emitProject', () => {
       'Dockerfile',
       'README.md',
       'config/api.json',
+      'config/cache.json',
       'config/database.json',
       'config/middlewares.json',
       'config/permissions.json',
@@ -103,7 +105,7 @@ describe('emitProject', () => {
 
   it('writes the default config files as pretty JSON with a trailing newline', () => {
     const defaults = defaultConfigFiles('sqlite');
-    for (const name of ['server.json', 'database.json', 'api.json', 'plugins.json', 'middlewares.json', 'rate-limit.json'] as const) {
+    for (const name of ['server.json', 'database.json', 'api.json', 'plugins.json', 'middlewares.json', 'rate-limit.json', 'cache.json'] as const) {
       const contents = map.get(`config/${name}`)!.contents;
       expect(contents).toBe(`${JSON.stringify(defaults[name], null, 2)}\n`);
     }
@@ -146,6 +148,13 @@ describe('emitProject', () => {
       '@as-integrations/express5',
       '@aws-sdk/client-s3',
       '@graphql-yoga/render-graphiql',
+      '@opentelemetry/api',
+      '@opentelemetry/core',
+      '@opentelemetry/exporter-trace-otlp-http',
+      '@opentelemetry/exporter-trace-otlp-proto',
+      '@opentelemetry/resources',
+      '@opentelemetry/sdk-trace-base',
+      '@opentelemetry/sdk-trace-node',
       '@paralleldrive/cuid2',
       'bcryptjs',
       'better-sqlite3',
@@ -164,6 +173,7 @@ describe('emitProject', () => {
       'pg',
       'pino',
       'pino-http',
+      'prom-client',
       'qs',
       'sharp',
       'swagger-ui-dist',

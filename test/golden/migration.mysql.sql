@@ -502,6 +502,20 @@ CREATE TABLE `capi_committed_changes` (
 ) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
 
 -- CreateTable
+CREATE TABLE `capi_role_permissions` (
+    `role_type` VARCHAR(255) NOT NULL,
+    `action` VARCHAR(255) NOT NULL
+) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
+
+-- CreateTable
+CREATE TABLE `capi_locale_ids` (
+    `code` VARCHAR(255) NOT NULL,
+    `row_id` INTEGER NOT NULL,
+    `document_id` VARCHAR(255) NOT NULL,
+    PRIMARY KEY (`code`)
+) DEFAULT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin;
+
+-- CreateTable
 CREATE TABLE `capi_locks` (
     `name` VARCHAR(255) NOT NULL,
     PRIMARY KEY (`name`)

@@ -96,12 +96,14 @@ describe.each(clients)('GraphQL API on %s', (database) => {
       expect((await data('{ tags_connection { pageInfo { total } } }')).tags_connection.pageInfo.total).toBe(before);
     });
 
-    it('refuse zone entries of an unknown type or spelled with __component', async () => {
+    it('refuse zone entries of an unknown type or named by __component alone, and take __component beside __typename', async () => {
       const unknown = await gql('mutation { updateAbout(data: { blocks: [{ __typename: "ComponentSharedNope" }] }) { title } }');
       expect(unknown.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
       expect(unknown.body.errors[0].message).toMatch(/^Component not found\. expected one of: /);
       const spelled = await gql('mutation { updateAbout(data: { blocks: [{ __component: "shared.quote", title: "x" }] }) { title } }');
-      expect(spelled.body.errors[0].message).toMatch(/^Invalid key __component/);
+      expect(spelled.body.errors[0].message).toMatch(/^Component not found\. expected one of: /);
+      const echoed = await gql('mutation { updateAbout(data: { blocks: [{ __typename: "ComponentSharedQuote", __component: "shared.quote", title: "echoed" }] }) { blocks { __typename } } }');
+      expect(echoed.body).toEqual({ data: { updateAbout: { blocks: [{ __typename: 'ComponentSharedQuote' }] } } });
     });
 
     it('update and delete, answering null for an unknown update and the documentId for any delete', async () => {
@@ -151,6 +153,17 @@ describe.each(clients)('GraphQL API on %s', (database) => {
       const { deleteUploadFile } = await data(`mutation { deleteUploadFile(id: "${media('doc-manual')}") { name mime } }`);
       expect(deleteUploadFile).toEqual({ name: 'manual.pdf', mime: 'application/pdf' });
       expect((await request(server.url, 'GET', `/api/upload/files/${media('doc-manual')}`)).status).toBe(404);
+    });
+
+    it('refuse a DateTime without a time (BAD_USER_INPUT, as Strapi), and take one with it', async () => {
+      const create = (availableAt: string) =>
+        gql('mutation ($data: ProductInput!) { createProduct(data: $data) { availableAt } }', { data: { name: `At ${availableAt}`, slug: `at-${availableAt.slice(0, 10)}`, availableAt } });
+      const bare = await create('2024-01-15');
+      expect(bare.body.errors[0].extensions.code).toBe('BAD_USER_INPUT');
+      expect(bare.body.errors[0].message).toContain('DateTime cannot represent "2024-01-15"');
+      expect((await data('{ products(filters: { slug: { eq: "at-2024-01-15" } }) { name } }')).products).toEqual([]);
+      const full = await create('2024-01-16T10:30:00.000Z');
+      expect(full.body).toEqual({ data: { createProduct: { availableAt: '2024-01-16T10:30:00.000Z' } } });
     });
   });
 
@@ -250,6 +263,32 @@ describe.each(clients)('GraphQL API on %s', (database) => {
         expect(twice.tags[0].x, args).toEqual(alone.tags[0].articles);
         expect(alone.tags[0].articles.length, args).toBeGreaterThan(0);
       }
+    });
+
+    it('apply the root publicationFilter / hasPublishedVersion to populated relations too, as Strapi does', async () => {
+      // A tag with three articles: one never published (a draft only), one published unchanged, one published then edited.
+      const { createTag } = await data('mutation { createTag(data: { name: "graphql-cohorts" }) { documentId } }');
+      const tag = createTag.documentId as string;
+      await data(`mutation { createArticle(status: DRAFT, data: { title: "Cohort draft only", tags: ["${tag}"] }) { documentId } }`);
+      await data(`mutation { createArticle(data: { title: "Cohort published", tags: ["${tag}"] }) { documentId } }`);
+      const { createArticle } = await data(`mutation { createArticle(data: { title: "Cohort edited", tags: ["${tag}"] }) { documentId } }`);
+      await data(`mutation { updateArticle(documentId: "${createArticle.documentId}", status: DRAFT, data: { title: "Cohort edited (draft)" }) { title } }`);
+      // From each draft article of the tag, back to the tag and its draft articles: the nested list is filtered like the root.
+      const nested = async (args: string): Promise<string[][]> => {
+        const { articles } = await data(
+          `{ articles(status: DRAFT, ${args}, filters: { tags: { documentId: { eq: "${tag}" } } }, sort: "title") { title tags { articles(sort: "title") { title } } } }`,
+        );
+        return (articles as { title: string; tags: { articles: { title: string }[] }[] }[]).map((a) => [a.title, ...a.tags[0]!.articles.map((x) => x.title)]);
+      };
+      expect(await nested('hasPublishedVersion: false')).toEqual([['Cohort draft only', 'Cohort draft only']]);
+      expect(await nested('publicationFilter: HAS_PUBLISHED_VERSION')).toEqual([
+        ['Cohort edited (draft)', 'Cohort edited (draft)', 'Cohort published'],
+        ['Cohort published', 'Cohort edited (draft)', 'Cohort published'],
+      ]);
+      expect(await nested('publicationFilter: MODIFIED')).toEqual([['Cohort edited (draft)', 'Cohort edited (draft)']]);
+      // Without a refinement the nested list has every draft of the tag, as before.
+      const { articles } = await data(`{ articles(status: DRAFT, filters: { tags: { documentId: { eq: "${tag}" } } }, sort: "title") { tags { articles(sort: "title") { title } } } }`);
+      expect(articles[0].tags[0].articles.map((a: { title: string }) => a.title)).toEqual(['Cohort draft only', 'Cohort edited (draft)', 'Cohort published']);
     });
 
     it('filter and sort repeatable components, paginated per parent', async () => {

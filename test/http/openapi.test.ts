@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import qs from 'qs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitOpenApi } from '../../generator/emit/openapi.ts';
 import { prepareProject, seed, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
@@ -205,6 +206,20 @@ describe.each(clients)('every operation of the document against the server on %s
       const answer = await call('get', `${path}?${query}`);
       expect(answer.status, `${path}?${query}: ${JSON.stringify(answer.body)}`).toBe(200);
       conforms(path, 'get', answer.status, answer.body);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThanOrEqual(5);
+  });
+
+  it("answers every list route called with the parameters' examples, as Swagger UI's Try it out sends them", async () => {
+    let checked = 0;
+    for (const [path, item] of Object.entries(document.paths as Record<string, Json>)) {
+      const parameters = ((item.get?.parameters ?? []) as Json[]).map((p) => (p.$ref === undefined ? p : document.components.parameters[p.$ref.split('/').pop()]));
+      const examples = parameters.filter((p) => p.example !== undefined);
+      if (examples.length === 0) continue;
+      const query = qs.stringify(Object.fromEntries(examples.map((p) => [p.name, p.example])));
+      const answer = await call('get', `${path}?${query}`);
+      expect(answer.status, `${path}?${query}: ${JSON.stringify(answer.body)}`).toBe(200);
       checked += 1;
     }
     expect(checked).toBeGreaterThanOrEqual(5);

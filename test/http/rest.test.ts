@@ -50,7 +50,7 @@ describe.each(clients)('REST API on %s', (database) => {
       expect(missing.status).toBe(400);
       expect(missing.body.error).toMatchObject({ name: 'ValidationError', message: 'Missing "data" payload in the request body' });
       const unknown = await call('POST', '/api/tags', { data: { name: 'x', nope: 1 } });
-      expect(unknown.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', path: null, source: 'body' } });
+      expect(unknown.body.error).toEqual({ status: 400, name: 'ValidationError', message: 'Invalid key nope', details: { key: 'nope', source: 'body' } });
       const system = await call('POST', '/api/tags', { data: { name: 'x', documentId: 'abc' } });
       expect(system.status).toBe(400);
       expect(system.body.error.message).toBe('Invalid key documentId');
@@ -109,6 +109,24 @@ describe.each(clients)('REST API on %s', (database) => {
       expect(bad.status).toBe(400);
       expect(bad.body.error.message).toBe('Document with id "doesnotexist0000000000000", locale "null" not found');
       await call('DELETE', `/api/articles/${id}`);
+    });
+  });
+
+  describe('unknown query parameters', () => {
+    it('ignores a parameter the content API does not read (a document middleware of the Strapi project did), and logs it once per name', async () => {
+      const plain = await call('GET', '/api/articles?pagination[pageSize]=1');
+      for (const query of ['populateDynamicZone=true', 'populateDynamicZone=true&pagination[pageSize]=1', 'populateDynamicZone=1&populate=*', 'populateDynamicZone=true']) {
+        const answer = await call('GET', `/api/articles?${query}`);
+        expect(answer.status).toBe(200);
+      }
+      expect((await call('GET', '/api/articles?populateDynamicZone=true&pagination[pageSize]=1')).body).toEqual(plain.body);
+      await call('GET', `/api/articles/${doc('article-hello')}?populateDynamicZone=true`);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('query parameter'));
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ level: 40, param: 'populateDynamicZone' });
     });
   });
 

@@ -23,6 +23,8 @@ export interface TestServer {
   readonly databaseUrl: string;
   /** Restarts the server on the same database with some actions revoked from every role. */
   restart(revoke: readonly string[]): Promise<void>;
+  /** What the server wrote to stdout and stderr (its log, at warn and above) since it started. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startSeededServer(database: Client, name: string): Promise
       restrictPermissions(project, revoke);
       server = await startReferenceServer(project, options, env);
     },
+    output: () => server.output(),
     async stop() {
       await server.stop();
       await pg?.drop();

@@ -113,9 +113,10 @@ export const testJwtSecret = 'test-jwt-secret-of-a-reasonable-length';
  * `announceListening`, over an IPC channel). Not a port found free beforehand and then polled
  * for `/_health`: under a full test run another process (the other vitest worker's fuzz server,
  * another project's tests on the machine) could take that port first, answer the health check,
- * and receive the writes meant for this server, while this one failed with EADDRINUSE.
+ * and receive the writes meant for this server, while this one failed with EADDRINUSE. The wait
+ * is generous: on a loaded machine (CI, benchmarks beside other work) a start can take most of a minute.
  */
-export async function startServer(project: string, env: NodeJS.ProcessEnv): Promise<RunningServer> {
+export async function startServer(project: string, env: NodeJS.ProcessEnv, startTimeoutMs = 120_000): Promise<RunningServer> {
   const child = spawn(process.execPath, ['dist/main.js'], {
     cwd: project,
     stdio: ['pipe', 'pipe', 'pipe', 'ipc'],
@@ -128,7 +129,7 @@ export async function startServer(project: string, env: NodeJS.ProcessEnv): Prom
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`server did not start:\n${output}`));
-    }, 30_000);
+    }, startTimeoutMs);
     const settle = (fn: () => void): void => {
       clearTimeout(timer);
       child.off('message', onMessage);

@@ -18,7 +18,7 @@ import { exampleContentTypes } from './model.ts';
 export function generatorModelFrom(dir: string): Model {
   const loaded = loadSchemas(dir);
   if (loaded.diagnostics.length > 0) throw new Error(JSON.stringify(loaded.diagnostics));
-  return buildModel(normalizeSchemas(loaded.files).files);
+  return buildModel(normalizeSchemas(loaded.files, loaded.config.customFields).files);
 }
 
 export function runtimeModelFrom(dir: string): ModelSchema {

@@ -9,6 +9,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ModelSchema } from '../../templates/runtime/schema.ts';
+import type { I18nConfig } from '../../templates/runtime/config.ts';
+import { localeEntities, readLocaleIdentities } from '../../templates/runtime/rest/locales.ts';
+import { archiveEntries } from '../../templates/runtime/transfer/archive-reader.ts';
 import { ImportRefusedError } from '../../templates/runtime/transfer/import.ts';
 import { clients, openExampleDatabase, type ExampleDatabase } from '../support/example-db.ts';
 import { fixtureArchive, fixtureTotals, rewriteArchive, runImport, scratchDir, snapshot, sum } from './support.ts';
@@ -93,7 +96,9 @@ describe.each(clients)('capi import on %s', (client) => {
     expect(single).toHaveLength(16);
     // One more: the row that says, after a kill, that the transaction committed (placement-journal.ts).
     expect(inserts.filter((sql) => sql.includes('capi_committed_changes'))).toHaveLength(1);
-    expect(inserts.length - single.length - 1).toBe(MULTI_ROW_INSERTS);
+    // And one for the ids of the archive's locales (rest/locales.ts).
+    expect(inserts.filter((sql) => sql.includes('capi_locale_ids'))).toHaveLength(1);
+    expect(inserts.length - single.length - 2).toBe(MULTI_ROW_INSERTS);
   });
 
   it('refuses rows in a locale the project does not configure, and notes roles without permissions', async () => {
@@ -109,6 +114,38 @@ describe.each(clients)('capi import on %s', (client) => {
         'roles without permissions in config/permissions.json (their users may do nothing until you add them): authenticated',
       ]),
     );
+  });
+
+  it("keeps the documentIds of the export's locales and of each document's locale versions", async () => {
+    const report = await runImport(ctx.db, ctx.model, uploads);
+    expect(report.written).toBe(true);
+    // The archive's locale rows (plugin::i18n.locale): Strapi's ids, served for the configured codes.
+    const archived = (await readJsonLines(fixtureArchive)).filter((line) => line.type === 'plugin::i18n.locale');
+    expect(archived.map((line) => line.data['code'])).toEqual(['en', 'fr']);
+    const served = localeEntities(i18n, new Date(), await readLocaleIdentities(ctx.db));
+    expect(served.map(({ code, id, documentId }) => ({ code, id, documentId }))).toEqual(archived.map((line) => ({ code: line.data['code'], id: line.id, documentId: line.data['documentId'] })));
+    // Every locale version of a page keeps the documentId it had in the archive.
+    const pages = archivedPages(await readJsonLines(fixtureArchive));
+    const rows = await ctx.db.query<{ id: number | string; document_id: string; locale: string }>('SELECT id, document_id, locale FROM pages ORDER BY id');
+    expect(rows.map((r) => [Number(r.id), r.document_id, r.locale])).toEqual(pages);
+    expect(new Set(pages.filter(([, documentId]) => pages.filter(([, other]) => other === documentId).length > 1).map(([, , locale]) => locale))).toEqual(new Set(['en', 'fr']));
+
+    // An archive without locale rows leaves none behind (--force replaces the content they went with).
+    const bare = join(scratch.dir, 'no-locales.tar');
+    await rewriteArchive(fixtureArchive, bare, (path, content) =>
+      path.startsWith('entities/')
+        ? Buffer.from(
+            content
+              .toString()
+              .split('\n')
+              .filter((line) => !line.includes('"plugin::i18n.locale"'))
+              .join('\n'),
+          )
+        : content,
+    );
+    await runImport(ctx.db, ctx.model, uploads, { archive: bare, force: true });
+    expect((await readLocaleIdentities(ctx.db)).size).toBe(0);
+    expect(localeEntities(i18n, new Date(), await readLocaleIdentities(ctx.db)).map((l) => l.documentId)).not.toContain(archived[0]!.data['documentId']);
   });
 
   it("keeps Strapi's fractional relation orders in order (renumbered 1..n)", async () => {
@@ -406,6 +443,40 @@ describe.each(clients)('capi import on %s', (client) => {
  * each single-row link statement (which reads the table).
  */
 const MULTI_ROW_INSERTS = 26;
+
+const i18n: I18nConfig = {
+  defaultLocale: 'en',
+  locales: [
+    { code: 'en', name: 'English (en)' },
+    { code: 'fr', name: 'French (fr)' },
+  ],
+};
+
+interface ArchiveLine {
+  readonly type: string;
+  readonly id: number;
+  readonly data: Record<string, unknown>;
+}
+
+/** The entity lines of an archive. */
+async function readJsonLines(archive: string): Promise<ArchiveLine[]> {
+  const lines: ArchiveLine[] = [];
+  for await (const item of archiveEntries(archive)) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of item.entry as AsyncIterable<Buffer>) chunks.push(chunk);
+    if (!item.path.startsWith('entities/')) continue;
+    for (const text of Buffer.concat(chunks).toString().split('\n')) if (text.trim() !== '') lines.push(JSON.parse(text) as ArchiveLine);
+  }
+  return lines;
+}
+
+/** [id, documentId, locale] of the archive's pages, by id. */
+function archivedPages(lines: readonly ArchiveLine[]): Array<[number, string, string]> {
+  return lines
+    .filter((line) => line.type === 'api::page.page')
+    .map((line): [number, string, string] => [line.id, String(line.data['documentId']), String(line.data['locale'])])
+    .sort((a, b) => a[0] - b[0]);
+}
 
 function countRows(tables: Record<string, unknown[]>): number {
   return Object.entries(tables)

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { formatDiagnostic, type Diagnostic } from '../../generator/diagnostics.ts';
 import { loadSchemas } from '../../generator/load.ts';
+import { normalizeSchemas } from '../../generator/normalize.ts';
 import { validateSchemas } from '../../generator/validate/index.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -25,7 +26,7 @@ export function writeModel(files: Readonly<Record<string, Json>>): string {
 
 export function validateDir(dir: string): Diagnostic[] {
   const loaded = loadSchemas(dir);
-  return [...loaded.diagnostics, ...validateSchemas(loaded.files)];
+  return [...loaded.diagnostics, ...validateSchemas(loaded.files, { customFields: loaded.config.customFields })];
 }
 
 export function validateModel(files: Readonly<Record<string, Json>>): Diagnostic[] {
@@ -35,6 +36,12 @@ export function validateModel(files: Readonly<Record<string, Json>>): Diagnostic
 /** The formatted diagnostics without line and column: what each case asserts exactly. */
 export function problems(files: Readonly<Record<string, Json>>): string[] {
   return validateModel(files).map((d) => formatDiagnostic({ file: d.file, pointer: d.pointer, message: d.message, hint: d.hint }));
+}
+
+/** The notes `capi validate` prints for a model that has no problem: `file #pointer: message`. */
+export function notes(files: Readonly<Record<string, Json>>): string[] {
+  const loaded = loadSchemas(writeModel(files));
+  return normalizeSchemas(loaded.files, loaded.config.customFields).notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`);
 }
 
 /** A valid collection type named `name` (singular), with the given attributes. */

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { loadSchemas } from '../../generator/load.ts';
 import { buildModel } from '../../generator/model/build.ts';
 import { normalizeSchemas } from '../../generator/normalize.ts';
-import { component, problems, single, writeModel, type Json } from './helpers.ts';
+import { SCALAR_TYPE_NAMES } from '../../templates/contract/scalar-types.ts';
+import { component, notes, problems, single, writeModel, type Json } from './helpers.ts';
 
 /** A content type written as Strapi's admin and plugins write one, with every key they use. */
 const STRAPI_WRITTEN: Record<string, Json> = {
@@ -67,7 +68,7 @@ describe('keys Strapi writes', () => {
     expect(['related', 'cover', 'seo', 'blocks'].map((n) => byName[n]?.private)).toEqual([true, true, true, true]);
     expect(article.names.table).toBe('kudos-articles');
     expect(normalized.notes.map((n) => `${n.file} #${n.pointer}: ${n.message}`)).toEqual([
-      'article.json #/attributes/geo: custom field plugin::acme.map-pin is unknown to capi: served as json',
+      'article.json #/attributes/geo: custom field plugin::acme.map-pin is unknown to capi: served as json; map it to its stored type under "customFields" in capi.config.json',
       'article.json #/attributes/editor: relation "editor" to admin::user is not served: capi does not generate admin::user yet (see docs/moving-from-strapi.md)',
       'article.json #/attributes/owners: polymorphic relation "owners" (morphToMany) is not served (see docs/moving-from-strapi.md)',
     ]);
@@ -78,9 +79,38 @@ describe('keys Strapi writes', () => {
     expect(problems(files)).toEqual(['post.json #/attributes/color/default: default "#ff0000" is longer than "maxLength" (3)\n    fix: shorten the default, or raise "maxLength"']);
   });
 
-  it('still name a misspelt key, and leave ignored keys out of the suggestions', () => {
-    expect(problems(single('post', { title: { type: 'string', displayNme: 'Title' } }))).toEqual([
-      'post.json #/attributes/title/displayNme: unknown key "displayNme"\n    fix: remove it; keys allowed here: required, unique, default, minLength, maxLength, regex, private, configurable, pluginOptions',
+  it('still refuse a misspelt key capi reads, with "did you mean", at every level', () => {
+    expect(problems(single('post', { title: { type: 'string', requierd: true } }))).toEqual(['post.json #/attributes/title/requierd: unknown key "requierd"\n    fix: did you mean "required"?']);
+    expect(problems(single('post', {}, { options: { draftAndPublsh: true } }))).toEqual(['post.json #/options/draftAndPublsh: unknown key "draftAndPublsh"\n    fix: did you mean "draftAndPublish"?']);
+    expect(problems({ ...single('post', {}), 'components/shared/seo.json': { collectionNme: 'seos', info: { displayName: 'Seo' }, attributes: {} } })).toEqual([
+      'components/shared/seo.json #/collectionNme: unknown key "collectionNme"\n    fix: did you mean "collectionName"?',
+    ]);
+  });
+
+  it('note, and never refuse, the keys Strapi 5 boots with and ignores: a hand-written description, Strapi 4 leftovers', () => {
+    const files = {
+      ...single(
+        'product',
+        {
+          name: { type: 'string', description: 'Shown in the catalogue' },
+          category: { type: 'relation', relation: 'manyToOne', target: 'api::category.category', description: 'The category of the product' },
+          // A misspelling of a key that is itself ignored is no typo worth refusing.
+          title: { type: 'string', displayNme: 'Title' },
+        },
+        { connection: 'default', info: { singularName: 'product', pluralName: 'products', displayName: 'Product', name: 'product', label: 'Product' } },
+      ),
+      ...single('category', {}, { options: { draftAndPublish: false, timestamps: true, increments: true, softDelete: false } }),
+      'components/shared/seo.json': { collectionName: 'components_shared_seos', connection: 'default', info: { displayName: 'Seo', name: 'seo', icon: 'search' }, options: {}, attributes: {} },
+    };
+    expect(problems(files)).toEqual([]);
+    expect(notes(files)).toEqual([
+      'category.json #/options/softDelete: unknown key "softDelete": ignored, as Strapi ignores it',
+      'components/shared/seo.json #/connection: unknown key "connection": ignored, as Strapi ignores it',
+      'product.json #/connection: unknown key "connection": ignored, as Strapi ignores it',
+      'product.json #/info/label: unknown key "label": ignored, as Strapi ignores it',
+      'product.json #/attributes/name/description: unknown key "description": ignored, as Strapi ignores it',
+      'product.json #/attributes/category/description: unknown key "description": ignored, as Strapi ignores it',
+      'product.json #/attributes/title/displayNme: unknown key "displayNme": ignored, as Strapi ignores it',
     ]);
   });
 });
@@ -107,6 +137,46 @@ describe('enumName', () => {
     expect(problems(files)).toEqual([
       'post.json #/attributes/kind: enumeration "kind" gets the enum "Tag", which is already the GraphQL type of singularName "tag" (tag.json)\n    fix: choose another enumName',
       'post.json #/attributes/mode/enumName: "enumName" must be a GraphQL type name: a letter, then letters, digits or "_"\n    fix: set "enumName" to a GraphQL type name: a letter, then letters, digits or "_"',
+    ]);
+  });
+});
+
+describe('custom fields capi does not know', () => {
+  const withField = (customField: string, config?: Json): Record<string, Json> => ({
+    ...single('post', { ref: { type: 'customField', customField, options: {} } }),
+    ...(config === undefined ? {} : { 'capi.config.json': config }),
+  });
+  const refOf = (files: Record<string, Json>) => {
+    const loaded = loadSchemas(writeModel(files));
+    return buildModel(normalizeSchemas(loaded.files, loaded.config.customFields).files)
+      .contentTypes.find((t) => t.uid === 'api::post.post')!
+      .attributes.find((a) => a.name === 'ref');
+  };
+
+  it('are served as json with a warning naming each, until the project maps them', () => {
+    expect(refOf(withField('plugin::acme.ref'))).toMatchObject({ kind: 'scalar', type: 'json' });
+    expect(notes(withField('plugin::acme.ref'))).toEqual([
+      'post.json #/attributes/ref: custom field plugin::acme.ref is unknown to capi: served as json; map it to its stored type under "customFields" in capi.config.json',
+    ]);
+  });
+
+  it('take a type, a default and a generated value from capi.config.json, which is no content type', () => {
+    const files = withField('plugin::acme.ref', { customFields: { 'plugin::acme.ref': { type: 'string', default: 'none' }, 'plugin::acme.id': { type: 'uid', generate: 'uuid' } } });
+    expect(problems(files)).toEqual([]);
+    expect(notes(files)).toEqual([]);
+    expect(refOf(files)).toMatchObject({ kind: 'scalar', type: 'string', default: 'none' });
+    expect(refOf(withField('plugin::acme.id', { customFields: { 'plugin::acme.id': { type: 'uid', generate: 'uuid' } } }))).toMatchObject({ kind: 'scalar', type: 'uid', generated: 'uuid' });
+  });
+
+  it("ship strapi-advanced-uuid's field as Strapi's plugin registers it: a uid, with a UUID generated on create", () => {
+    expect(refOf(withField('plugin::strapi-advanced-uuid.uuid'))).toMatchObject({ kind: 'scalar', type: 'uid', generated: 'uuid' });
+  });
+
+  it('refuse a mapping that names no stored type, or an unknown key, with the fix', () => {
+    expect(problems(withField('plugin::acme.ref', { customFields: { 'plugin::acme.ref': { type: 'strnig', defualt: 'x' } }, custom: {} }))).toEqual([
+      'capi.config.json #/custom: unknown key "custom"\n    fix: keys allowed here: customFields',
+      'capi.config.json #/customFields/plugin::acme.ref/defualt: unknown key "defualt"\n    fix: did you mean "default"? keys allowed here: type, default, generate',
+      `capi.config.json #/customFields/plugin::acme.ref/type: "type" must be the stored type, one of the scalar types (got "strnig")\n    fix: did you mean "string"? use one of: ${SCALAR_TYPE_NAMES.join(', ')}`,
     ]);
   });
 });

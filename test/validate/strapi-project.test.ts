@@ -65,4 +65,20 @@ describe('unportedParts', () => {
       `config/plugins.js: plugin configuration: copy the values capi has to config/plugins.json; see docs/moving-from-strapi.md`,
     ]);
   });
+
+  it('names document middleware (strapi.documents.use), whose request parameters capi does not read, wherever the project registers it', () => {
+    const file = 'src/extensions/index.ts';
+    const middleware = 'module.exports = { register({ strapi }) { strapi.documents.use(async (context, next) => { if (context.params?.populateDynamicZone) {} return next(); }); } };';
+    expect(
+      listed({
+        'src/index.js': middleware,
+        'src/middlewares/populate.ts': 'export default { register: ({ strapi }) => { strapi\n  .documents\n  .use(() => {}); } };',
+      }),
+    ).toEqual([
+      `src/middlewares/populate.ts: global middleware: port to ${file}: middlewares.before / middlewares.after`,
+      `src/index.js: src/index lifecycle code: port to ${file}: register / bootstrap (strapi.documents.use: documents)`,
+      `src/index.js: document middleware: strapi.documents.use: port to ${file}: documents; until then the request parameters it reads (e.g. populateDynamicZone) are ignored, and the server logs each once`,
+      `src/middlewares/populate.ts: document middleware: strapi.documents.use: port to ${file}: documents; until then the request parameters it reads (e.g. populateDynamicZone) are ignored, and the server logs each once`,
+    ]);
+  });
 });

@@ -1,6 +1,6 @@
 /** Broken files the published JSON Schema rejects, each with the one message the author sees. */
 import { describe, expect, it } from 'vitest';
-import { component, contentType, problems, single } from './helpers.ts';
+import { component, contentType, notes, problems, single } from './helpers.ts';
 
 const TYPES =
   'string, text, richtext, blocks, email, password, uid, integer, biginteger, decimal, float, boolean, date, datetime, time, timestamp, enumeration, json, media, relation, component, dynamiczone';
@@ -57,20 +57,19 @@ describe('structural: attribute options', () => {
     expect(problems(single('post', { title: { type: 'string', requierd: true } }))).toEqual(['post.json #/attributes/title/requierd: unknown key "requierd"\n    fix: did you mean "required"?']);
   });
 
-  it('lists the allowed keys when nothing is close', () => {
-    expect(problems(single('post', { slug: { type: 'uid', options: { separator: '-', lower: true } } }))).toEqual([
-      'post.json #/attributes/slug/options/lower: unknown key "lower"\n    fix: remove it; keys allowed here: separator, lowercase, decamelize, customReplacements, preserveLeadingUnderscore',
-    ]);
+  it('notes a key nothing reads and nothing is close to: Strapi boots with it and ignores it', () => {
+    const files = single('post', { slug: { type: 'uid', options: { separator: '-', lower: true } } });
+    expect(problems(files)).toEqual([]);
+    expect(notes(files)).toEqual(['post.json #/attributes/slug/options/lower: unknown key "lower": ignored, as Strapi ignores it']);
   });
 
-  it('says which type an option belongs to: unique on relations', () => {
+  it('notes an option of another type (unique on a relation): Strapi ignores it there', () => {
     const files = { ...single('post', { tags: { type: 'relation', relation: 'manyToMany', target: 'api::tag.tag', private: true, unique: true } }), ...single('tag', {}) };
-    expect(problems(files)).toEqual([
-      'post.json #/attributes/tags/unique: "unique" is not an option of relation attributes\n    fix: remove "unique"; relation attributes accept: relation, target, inversedBy, mappedBy, morphBy, required, private, configurable, pluginOptions',
-    ]);
+    expect(problems(files)).toEqual([]);
+    expect(notes(files)).toEqual(['post.json #/attributes/tags/unique: "unique" is not an option of relation attributes: ignored, as Strapi ignores it']);
   });
 
-  it('rejects unique on media, components and dynamic zones, and accepts private on them', () => {
+  it('notes unique on media and dynamic zones, and accepts private on them', () => {
     const files = {
       ...single('post', {
         cover: { type: 'media', unique: true },
@@ -79,9 +78,10 @@ describe('structural: attribute options', () => {
       }),
       'components/shared/seo.json': component('Seo', { title: { type: 'string' } }),
     };
-    expect(problems(files)).toEqual([
-      'post.json #/attributes/blocks/unique: "unique" is not an option of dynamiczone attributes\n    fix: remove "unique"; dynamiczone attributes accept: components, required, min, max, private, configurable, pluginOptions',
-      'post.json #/attributes/cover/unique: "unique" is not an option of media attributes\n    fix: remove "unique"; media attributes accept: multiple, required, allowedTypes, private, configurable, pluginOptions',
+    expect(problems(files)).toEqual([]);
+    expect(notes(files)).toEqual([
+      'post.json #/attributes/cover/unique: "unique" is not an option of media attributes: ignored, as Strapi ignores it',
+      'post.json #/attributes/blocks/unique: "unique" is not an option of dynamiczone attributes: ignored, as Strapi ignores it',
     ]);
   });
 
@@ -185,9 +185,10 @@ describe('structural: the file itself', () => {
     expect(problems({ 'post.json': [1, 2] })).toEqual(['post.json #: the schema must be an object\n    fix: write the schema as one JSON object: {"kind": ..., "info": ..., "attributes": ...}']);
   });
 
-  it('rejects content-type keys in a component', () => {
+  it('notes content-type keys in a component, which Strapi ignores there', () => {
     const files = { ...single('post', {}), 'components/shared/seo.json': { kind: 'collectionType', info: { displayName: 'Seo' }, attributes: {} } };
-    expect(problems(files)).toEqual(['components/shared/seo.json #/kind: unknown key "kind"\n    fix: remove it; keys allowed here: collectionName, info, options, pluginOptions, config, attributes']);
+    expect(problems(files)).toEqual([]);
+    expect(notes(files)).toEqual(['components/shared/seo.json #/kind: unknown key "kind": ignored, as Strapi ignores it']);
   });
 });
 

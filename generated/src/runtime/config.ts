@@ -4,17 +4,20 @@
  * PORT, DATABASE_URL; env.ts lists every variable the server reads). A missing file means "all defaults". Anything unknown or of the
  * wrong type stops start-up with a one-line ConfigError naming the file and the key.
  *
- * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false }
+ * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false, metrics?: { enabled, path, port?, host? } }
  *   jsonLimit (optional): largest accepted JSON request body, in bytes (larger ones get a 413);
  *   the default of strapi::body's jsonLimit in middlewares.json, which is where it now belongs.
  *   workers: server processes sharing the port (cluster.ts): a number, or "auto" for one per
  *     core; `--workers N` on the command line wins.
  *   proxy: trust X-Forwarded-For/-Proto from a proxy in front (client addresses for rate limits).
+ *   metrics: Prometheus metrics, off unless enabled (observability/config.ts).
  * config/database.json     { client: "sqlite", connection: { filename: ".data/data.db" } }
  *                          { client: "postgres", connection: { url: "postgresql://..." }, pool: { max: 10 } }
  *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
  *   filename is relative to the project root; DATABASE_URL (`file:./x.db`, `file:/abs.db`,
  *   `postgres://...`, `postgresql://...`, `mysql://...`, `mariadb://...`) replaces client and connection.
+ *   replicas (optional, PostgreSQL): { urls: ["postgresql://..."], maxLagMs: 10000, checkIntervalMs: 1000 }:
+ *     streaming replicas that serve reads (replicas/); DATABASE_REPLICA_URLS (comma-separated) replaces urls.
  * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query?: { maxDepth: 10, maxTables: 100, timeoutMs: 10000 } }
  *   query: the budget of one read, REST or GraphQL (engine/budget.ts): the longest chain of
  *     relations, components and media it walks (populate, filters, sort), and how many in all;
@@ -57,6 +60,7 @@
  * config/webhooks.json     [{ name, url, headers?, events, secretEnv? }] (webhooks/config.ts)
  * config/middlewares.json  Strapi's middleware list, names and options (middlewares/config.ts)
  * config/rate-limit.json   request limits per route group (rate-limit/config.ts)
+ * config/cache.json        ETags, Cache-Control, surrogate keys and CDN purges (cache/config.ts); all off by default
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -73,6 +77,8 @@ import { uploadProviderConfig, type UploadProviderConfig } from './upload/provid
 import type { EmailConfig } from './users/email.ts';
 import type { DatabaseKind } from './dialect/types.ts';
 import { DEFAULT_QUERY_BUDGET, type QueryBudget } from './engine/budget.ts';
+import { cacheConfig, type CacheConfig } from './cache/config.ts';
+import { metricsConfig, type MetricsConfig } from './observability/config.ts';
 
 export { ConfigError } from './config-check.ts';
 export { defaultPermissions, knownActions, type PermissionModel, type Permissions } from './permissions.ts';
@@ -92,6 +98,8 @@ export interface ServerConfig {
    * address (rate limits, logs) and protocol come from them. Only behind a proxy that sets them.
    */
   readonly proxy: boolean;
+  /** Prometheus metrics (observability/config.ts). */
+  readonly metrics: MetricsConfig;
 }
 
 export interface SqliteConfig {
@@ -120,6 +128,16 @@ export interface MysqlConfig {
 }
 
 export type DatabaseConfig = SqliteConfig | PostgresConfig | MysqlConfig;
+
+/** Read replicas of the database (replicas/): they serve reads that need not see a newer write. */
+export interface ReplicasConfig {
+  /** One per replica, each read like DATABASE_URL, with the primary's pool size. */
+  readonly servers: readonly DatabaseConfig[];
+  /** A replica further behind the primary than this (milliseconds) serves nothing until it catches up. */
+  readonly maxLagMs: number;
+  /** How often the replicas' replay positions and health are checked, in milliseconds. */
+  readonly checkIntervalMs: number;
+}
 
 export interface RestConfig {
   readonly defaultLimit: number;
@@ -216,6 +234,8 @@ export interface AppConfig {
   readonly projectRoot: string;
   readonly server: ServerConfig;
   readonly database: DatabaseConfig;
+  /** Absent when no replica is configured: every statement then goes to `database`. */
+  readonly replicas?: ReplicasConfig;
   readonly api: { readonly rest: RestConfig; readonly query: QueryBudget };
   readonly plugins: {
     readonly graphql: GraphqlConfig;
@@ -230,6 +250,8 @@ export interface AppConfig {
   /** config/middlewares.json, in order. */
   readonly middlewares: readonly MiddlewareEntry[];
   readonly rateLimits: RateLimitsConfig;
+  /** config/cache.json. */
+  readonly cache: CacheConfig;
 }
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -246,7 +268,7 @@ export interface LoadConfigOptions {
   readonly model?: PermissionModel;
 }
 
-export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json', 'middlewares.json', 'rate-limit.json'] as const;
+export const configFileNames = ['server.json', 'database.json', 'api.json', 'plugins.json', 'permissions.json', 'webhooks.json', 'middlewares.json', 'rate-limit.json', 'cache.json'] as const;
 export type ConfigFileName = (typeof configFileNames)[number];
 
 export const defaultSqliteFilename = '.data/data.db';
@@ -268,6 +290,7 @@ export function defaultConfigFiles(database: DatabaseClient): Readonly<Record<Ex
     'webhooks.json': [],
     'middlewares.json': [...defaultMiddlewareList],
     'rate-limit.json': defaultRateLimitFile(),
+    'cache.json': { etag: false, cacheControl: {} },
   };
 }
 
@@ -286,18 +309,29 @@ export function loadConfig(options: LoadConfigOptions): AppConfig {
   const webhooks = read('webhooks.json');
   const middlewares = read('middlewares.json');
   const rateLimits = read('rate-limit.json');
+  const cache = read('cache.json');
   const serverSettings = serverConfig(server.where, server.json ?? defaults['server.json'], env);
+  const databaseSettings = databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot);
+  const replicas = replicasConfig(database.where, database.json, env, databaseSettings, projectRoot);
   return {
     projectRoot,
     server: serverSettings,
-    database: databaseConfig(database.where, database.json ?? defaults['database.json'], env, projectRoot),
+    database: databaseSettings,
+    ...(replicas === undefined ? {} : { replicas }),
     api: apiConfig(api.where, api.json ?? defaults['api.json']),
     plugins: pluginsConfig(plugins.where, plugins.json ?? defaults['plugins.json'], env),
     permissions: permissionsConfig(permissions.where, permissions.json, options.model),
     webhooks: webhooksConfig(webhooks.where, webhooks.json ?? [], env),
     middlewares: middlewaresConfig(middlewares.where, middlewares.json, { jsonLimit: serverSettings.jsonLimit, env }),
     rateLimits: rateLimitsConfig(rateLimits.where, rateLimits.json),
+    cache: cacheConfig(cache.where, cache.json ?? {}, env, options.model === undefined ? undefined : cacheKeyCheck(options.model)),
   };
+}
+
+/** Whether a config/cache.json `cacheControl` key names a content type of the model, one of its read routes, or GraphQL. */
+function cacheKeyCheck(model: PermissionModel): (key: string) => boolean {
+  const uids = new Set(Object.values(model.contentTypes).map((type) => type.uid));
+  return (key) => key === 'graphql' || uids.has(key) || (/\.(find|findOne)$/.test(key) && uids.has(key.replace(/\.(find|findOne)$/, '')));
 }
 
 /** The parsed file, or undefined when it does not exist. */
@@ -319,7 +353,7 @@ function readConfigFile(projectRoot: string, name: ConfigFileName): { where: Whe
 }
 
 function serverConfig(where: Where, json: unknown, env: Environment): ServerConfig {
-  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy']);
+  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy', 'metrics']);
   const envHost = nonEmpty(env.HOST);
   const envPort = nonEmpty(env.PORT);
   const host = envHost ?? (file.host === undefined ? '127.0.0.1' : string(at(where, 'host'), file.host));
@@ -331,7 +365,8 @@ function serverConfig(where: Where, json: unknown, env: Environment): ServerConf
         : integer(at(where, 'port'), file.port, { min: 0, max: 65535 });
   const jsonLimit = file.jsonLimit === undefined ? 1_048_576 : integer(at(where, 'jsonLimit'), file.jsonLimit, { min: 1 });
   const proxy = file.proxy === undefined ? false : boolean(at(where, 'proxy'), file.proxy);
-  return { host, port, jsonLimit, proxy, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
+  const metrics = metricsConfig(at(where, 'metrics'), file.metrics, env, port);
+  return { host, port, jsonLimit, proxy, metrics, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
 }
 
 /** Most server processes a project may ask for: beyond a few per core they only cost memory. */
@@ -393,7 +428,7 @@ const clientConfigs: Readonly<Record<DatabaseKind, ClientConfig>> = {
 const databaseClients = Object.keys(clientConfigs) as DatabaseKind[];
 
 function databaseConfig(where: Where, json: unknown, env: Environment, projectRoot: string): DatabaseConfig {
-  const file = object(where, json, ['client', 'connection', 'pool']);
+  const file = object(where, json, ['client', 'connection', 'pool', 'replicas']);
   const client = clientConfigs[oneOf(at(where, 'client'), file.client, databaseClients)];
   const connection = object(at(where, 'connection'), file.connection ?? {}, client.connectionKeys);
   if (!client.pooled && file.pool !== undefined) {
@@ -406,6 +441,39 @@ function databaseConfig(where: Where, json: unknown, env: Environment, projectRo
   const envUrl = nonEmpty(env.DATABASE_URL);
   if (envUrl !== undefined) return databaseFromUrl({ file: '', path: 'DATABASE_URL' }, envUrl, projectRoot, poolMax);
   return client.read(where, connection, poolMax, projectRoot);
+}
+
+const defaultMaxLagMs = 10_000;
+const defaultCheckIntervalMs = 1_000;
+
+/**
+ * database.json's `replicas`, with DATABASE_REPLICA_URLS replacing its urls; undefined when no
+ * replica is named (nothing of the replica routing is then set up). Each replica must be the
+ * primary's kind of database; whether that kind supports replicas is its dialect's to say, at start-up.
+ */
+function replicasConfig(where: Where, json: unknown, env: Environment, primary: DatabaseConfig, projectRoot: string): ReplicasConfig | undefined {
+  const section = typeof json === 'object' && json !== null && 'replicas' in json ? json.replicas : undefined;
+  const w = at(where, 'replicas');
+  const file = section === undefined ? {} : object(w, section, ['urls', 'maxLagMs', 'checkIntervalMs']);
+  const envUrls = nonEmpty(env.DATABASE_REPLICA_URLS);
+  const urls: { where: Where; url: string }[] =
+    envUrls !== undefined
+      ? envUrls.split(',').flatMap((url, i) => (url.trim() === '' ? [] : [{ where: { file: '', path: `DATABASE_REPLICA_URLS[${i}]` }, url: url.trim() }]))
+      : file.urls === undefined
+        ? []
+        : array(at(w, 'urls'), file.urls).map((url, i) => ({ where: at(at(w, 'urls'), i), url: string(at(at(w, 'urls'), i), url) }));
+  if (urls.length === 0) return undefined;
+  const poolMax = 'pool' in primary ? primary.pool.max : 1;
+  const servers = urls.map(({ where: place, url }) => {
+    const server = databaseFromUrl(place, url, projectRoot, poolMax);
+    if (server.client !== primary.client) fail(place, `must be a database of the primary's kind, "${primary.client}" ${got(redactUrl(url))}`);
+    return server;
+  });
+  return {
+    servers,
+    maxLagMs: file.maxLagMs === undefined ? defaultMaxLagMs : integer(at(w, 'maxLagMs'), file.maxLagMs, { min: 0 }),
+    checkIntervalMs: file.checkIntervalMs === undefined ? defaultCheckIntervalMs : integer(at(w, 'checkIntervalMs'), file.checkIntervalMs, { min: 10 }),
+  };
 }
 
 /** DATABASE_URL: `file:` means SQLite, `postgres://` / `postgresql://` PostgreSQL, `mysql://` / `mariadb://` MySQL or MariaDB. */
@@ -619,9 +687,8 @@ function graphqlConfig(where: Where, json: unknown, production: boolean): Graphq
     }
     maxLimit = c.maxLimit;
   }
-  if (maxLimit !== null && defaultLimit > maxLimit) {
-    fail(at(w, 'defaultLimit'), `must not exceed graphql.config.maxLimit (got ${defaultLimit} > ${maxLimit})`);
-  }
+  // A defaultLimit above maxLimit is no error: Strapi starts with it and caps every page at
+  // maxLimit (args-pagination.ts does too); the GraphQL mount warns at start (server.ts).
   return {
     defaultLimit,
     maxLimit,

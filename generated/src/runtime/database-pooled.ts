@@ -8,7 +8,7 @@
  */
 import type { Dialect } from './dialect/types.ts';
 import { QueryTimeoutError } from './errors.ts';
-import { DatabaseUsageError, QueryEvents, type Database, type ExecuteResult, type QueryEvent, type QueryListener, type Queryable, type SqlValue } from './database.ts';
+import { DatabaseUsageError, QueryEvents, type Database, type ExecuteResult, type PoolStats, type QueryEvent, type QueryListener, type Queryable, type SqlValue } from './database.ts';
 
 /** Where a statement runs: on any connection of the pool, or on `connection` (a transaction, a reserved connection). */
 export interface Target<Pool, Connection> {
@@ -26,6 +26,8 @@ export interface PoolDriver<Pool, Connection extends object, Result> {
   /** Gives a connection back to the pool, or destroys it when its state is unknown (`discard`). */
   release(connection: Connection, discard: boolean): void;
   end(pool: Pool): Promise<void>;
+  /** The pool's connections now, as the client library counts them. */
+  stats(pool: Pool): PoolStats;
   /**
    * Runs one statement, or a script of several (`exec`, no parameters), whose result is then
    * the last statement's. Parameters are rendered and bound by `renderStatement(dialect, ...)`.
@@ -158,6 +160,10 @@ class PooledDatabase<Pool, Connection extends object, Result> extends PooledHand
 
   onQuery(listener: QueryListener): () => void {
     return this.events.on(listener);
+  }
+
+  poolStats(): PoolStats {
+    return this.driver.stats(this.target.pool);
   }
 
   async close(): Promise<void> {

@@ -97,6 +97,7 @@ const postgresDriver: PoolDriver<pg.Pool, pg.PoolClient, Result> = {
   acquire: (pool) => pool.connect(),
   release: (client, discard) => client.release(discard),
   end: (pool) => pool.end(),
+  stats: (pool) => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
   async run({ pool, connection }, kind, sql, params) {
     const client = connection ?? pool;
     // A script runs on the simple query protocol, which accepts several statements; every other

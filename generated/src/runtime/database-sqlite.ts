@@ -15,6 +15,7 @@ import {
   QueryEvents,
   type Database,
   type ExecuteResult,
+  type PoolStats,
   type QueryEvent,
   type QueryListener,
   type Queryable,
@@ -113,6 +114,12 @@ class SqliteCore {
       this.#statements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** The one connection: in use while reserved work runs, the rest of that work waiting for it. */
+  stats(): PoolStats {
+    const busy = this.#active > 0 ? 1 : 0;
+    return { open: 1, idle: 1 - busy, waiting: Math.max(0, this.#active - 1), max: 1 };
   }
 
   nextSavepoint(): string {
@@ -262,6 +269,10 @@ class SqliteDatabase extends SqliteHandle implements Database {
 
   onQuery(listener: QueryListener): () => void {
     return this.core.events.on(listener);
+  }
+
+  poolStats(): PoolStats {
+    return this.core.stats();
   }
 
   async close(): Promise<void> {

@@ -36,6 +36,8 @@ interface Entry {
   readonly before: readonly RequestHandler[];
   /** The trailing parameter's name, for `req.params`. */
   readonly param: string | undefined;
+  /** Express' `req.route` of the route: its path as declared (`/api/articles/:id`), what metrics and traces name it by. */
+  readonly route: { readonly path: string };
 }
 
 export interface DirectOptions {
@@ -61,7 +63,8 @@ export function directListener(routes: readonly DirectRoute[], options: DirectOp
     const parameter = tail.startsWith(':');
     const key = `${route.method} ${parameter ? `${route.path.slice(0, last)}/:` : route.path}`;
     // The first route for a key wins, as the first matching Express route would.
-    if (!table.has(key)) table.set(key, { handlers: route.handlers, before: route.bare === true ? bareBefore : options.before, param: parameter ? tail.slice(1) : undefined });
+    if (!table.has(key))
+      table.set(key, { handlers: route.handlers, before: route.bare === true ? bareBefore : options.before, param: parameter ? tail.slice(1) : undefined, route: { path: route.path } });
   }
   if (table.size === 0) return options.fallback;
   const { fallback, onError, trustProxy } = options;
@@ -79,7 +82,7 @@ export function directListener(routes: readonly DirectRoute[], options: DirectOp
       if (entry === undefined) return fallback(req, res);
       param = path.slice(slash + 1);
     }
-    const request = decorate(req, res, url, path, trustProxy);
+    const request = decorate(req, res, url, path, entry.route, trustProxy);
     const response = res as Response;
     const fail = (error: unknown): void => {
       void onError(error, request, response, () => undefined);
@@ -98,14 +101,16 @@ export function directListener(routes: readonly DirectRoute[], options: DirectOp
 
 /**
  * What the handlers read of Express' request besides Node's own: the URL as received, the path,
- * the route parameters and the client's address. Plain own properties, set once; no prototype
- * swap, no getters re-parsing the URL on every read.
+ * the route parameters and the client's address; and the matched route, as Express' `req.route`
+ * (its full path here, where Express splits it into `req.baseUrl` and `req.route.path`). Plain
+ * own properties, set once; no prototype swap, no getters re-parsing the URL on every read.
  */
-function decorate(req: IncomingMessage, res: ServerResponse, url: string, path: string, trustProxy: boolean): Request {
-  const request = req as IncomingMessage & { originalUrl: string; path: string; params: Record<string, string>; ip: string | undefined; res: ServerResponse };
+function decorate(req: IncomingMessage, res: ServerResponse, url: string, path: string, route: { readonly path: string }, trustProxy: boolean): Request {
+  const request = req as IncomingMessage & { originalUrl: string; path: string; params: Record<string, string>; route: { readonly path: string }; ip: string | undefined; res: ServerResponse };
   request.originalUrl = url;
   request.path = path;
   request.params = {};
+  request.route = route;
   request.ip = clientAddress(req, trustProxy);
   request.res = res;
   return request as unknown as Request;

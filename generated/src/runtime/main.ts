@@ -110,7 +110,12 @@ async function runPrimary(options: RunServerOptions, env: Environment, config: A
   } finally {
     await db.close();
   }
+  // The workers' metrics are summed here (cluster-metrics.ts); loaded only when metrics are on.
+  const stopMetrics = config.server.metrics.enabled
+    ? await (await import('./observability/cluster-metrics.ts')).startClusterMetrics(config.server.metrics, config.server.host, logger)
+    : async () => undefined;
   const primary = startPrimary({ workers, logger, ...(options.env === undefined ? {} : { env: options.env }) });
+  const stop = (): Promise<void> => primary.stop().then(stopMetrics);
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (signalled) {
@@ -120,14 +125,14 @@ async function runPrimary(options: RunServerOptions, env: Environment, config: A
     }
     signalled = true;
     logger.info(`${signal} received: shutting down ${workers} workers`);
-    void primary.stop().then(() => io.exit(0));
+    void stop().then(() => io.exit(0));
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
     await primary.ready;
   } catch (error) {
-    await primary.stop();
+    await stop();
     throw error;
   }
   logger.info(`${workers} server workers listening on ${config.server.host}:${config.server.port} (database: ${config.database.label})`);

@@ -5,6 +5,7 @@
  * plans SQL from them, with no schema reflection at request time.
  */
 
+import type { GeneratedValue } from '../contract/generated-values.ts';
 import type { ScalarType } from '../contract/scalar-types.ts';
 
 /** The scalar attribute types are the contract's (SCALAR_TYPES). */
@@ -24,6 +25,8 @@ export interface ScalarField extends FieldBase {
   readonly column: string;
   readonly unique: boolean;
   readonly default?: JsonValue;
+  /** Generated on create when the body gives no value (a custom field's behaviour, e.g. a UUID). */
+  readonly generated?: GeneratedValue;
   readonly min?: number;
   readonly max?: number;
   readonly minLength?: number;

@@ -21,6 +21,8 @@ import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
 import { clusterWorker } from './cluster.ts';
 import { applyMigrations } from './migrate.ts';
 import { queryCounter } from './query-count.ts';
+import { primaryOf, replicaMiddlewares, withReplicas } from './replicas/index.ts';
+import { noObservability, startObservability, type Observability } from './observability/index.ts';
 import { sendJson } from './send.ts';
 import type { ModelSchema } from './schema.ts';
 import { wellEncodedPath } from './url-encoding.ts';
@@ -61,6 +63,8 @@ export interface CreateAppOptions extends AppContext {
   readonly mounts?: readonly Mount[];
   /** Answer the mounts' direct routes without Express (direct.ts). Default true; `CAPI_DIRECT_PATH=0` turns it off. */
   readonly direct?: boolean;
+  /** Metrics and traces (observability/index.ts); none by default. */
+  readonly observability?: Observability;
 }
 
 export function createApp(options: CreateAppOptions): Express {
@@ -92,6 +96,7 @@ interface BuiltApp {
 
 function buildApp(options: CreateAppOptions): BuiltApp {
   const { config, db, logger } = options;
+  const observability = options.observability ?? noObservability;
   const app = express();
   app.disable('x-powered-by');
   // Queries are parsed by the content API with its own qs limits, and JSON answers carry no
@@ -100,10 +105,22 @@ function buildApp(options: CreateAppOptions): BuiltApp {
   app.set('etag', false);
   // Behind a proxy, req.ip (rate limits, logs) must be the client's, not the proxy's.
   if (config.server.proxy) app.set('trust proxy', true);
-  const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger });
-  const before: RequestHandler[] = [requestId, ...middlewares.before, wellEncodedPath, ...(options.countQueries === true ? [queryCounter(db)] : []), jsonBodyGuard];
+  const middlewares = buildMiddlewares(config.middlewares, { projectRoot: config.projectRoot, logger, traced: observability.traced });
+  const before: RequestHandler[] = [
+    ...observability.before,
+    requestId,
+    ...middlewares.before,
+    wellEncodedPath,
+    // After the body is read: a scope opened before would be lost across the body stream's callbacks.
+    ...replicaMiddlewares(db, config.replicas),
+    ...(options.countQueries === true ? [queryCounter(db)] : []),
+    jsonBodyGuard,
+  ];
   for (const handler of before) app.use(handler);
-  app.use(routeGroupLimits(config.rateLimits, db));
+  // Counters every request reads and writes at once: on the primary, whatever replicas there are.
+  app.use(routeGroupLimits(config.rateLimits, primaryOf(db)));
+
+  if (observability.endpoint !== undefined) app.get(observability.endpoint.path, observability.endpoint.handler);
 
   app.get('/_health', async (_req, res) => {
     try {
@@ -201,24 +218,29 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   loadDotEnv(options.projectRoot, env);
   const logger = options.logger ?? createLogger({ level: logLevelFromEnv(env) });
   const config = options.config ?? loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
-  const db = await openDatabase(config.database, {
+  const primary = await openDatabase(config.database, {
     onBackgroundError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
     statementTimeoutMs: config.api.query.timeoutMs,
   });
+  let db = primary;
   let server: Server;
   let context: AppContext;
   const stops: (() => Promise<void>)[] = [];
   try {
-    if (options.migrate ?? true) await applyMigrations(db, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
+    if (options.migrate ?? true) await applyMigrations(primary, options.migrationsDir ?? join(config.projectRoot, 'prisma', 'migrations'), logger);
+    db = await withReplicas(primary, config.replicas, logger, config.api.query.timeoutMs);
     context = { config, db, model: options.model, logger, env, onClose: (stop) => stops.push(stop) };
     const mounts: Mount[] = [];
     for (const factory of options.mounts ?? []) {
       const made = await factory(context);
       mounts.push(...(isMountList(made) ? made : [made]));
     }
+    const observability = await startObservability({ config, db, env, logger });
+    // Last to stop: spans of the final requests and of the background work are still sent.
+    stops.push(() => observability.close());
     const countQueries = env.CAPI_QUERY_COUNT === '1';
     const direct = env.CAPI_DIRECT_PATH !== '0';
-    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct }), config.server.host, config.server.port);
+    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct, observability }), config.server.host, config.server.port);
   } catch (error) {
     await stopAll(stops, logger);
     await db.close().catch(() => undefined);

@@ -2,7 +2,7 @@
  * Strapi's content API refuses a body key that is not a writable attribute before anything else
  * is validated, one key at a time: `Invalid key nope` (`Invalid key nope at seo` inside a
  * component), `details: { key, path, source: 'body' }` where path is the attribute path of the
- * object holding the key (null at the root). System fields (`id`, `documentId`, `createdAt`,
+ * object holding the key, and no `path` at the root (Strapi's details leave it out there). System fields (`id`, `documentId`, `createdAt`,
  * ...) are not writable; `publishedAt` is accepted and ignored, and so is `locale` on localized
  * types (the query's locale decides), as in Strapi.
  */
@@ -29,7 +29,7 @@ export function assertKnownKeys(model: ModelSchema, attributes: Attributes, data
   const rootExtras = new Set(['publishedAt', ...(localized ? ['locale'] : [])]);
   walk(model, attributes, data, null, (key, field, holder) => {
     if (field !== undefined || (holder === null ? rootExtras : COMPONENT_EXTRAS).has(key)) return;
-    throw new ValidationError(messages.invalidKey(key, holder), { key, path: holder, source: 'body' });
+    throw new ValidationError(messages.invalidKey(key, holder), holder === null ? { key, source: 'body' } : { key, path: holder, source: 'body' });
   });
 }
 

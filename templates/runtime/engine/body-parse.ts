@@ -13,6 +13,7 @@ import { messages, notType, type Path } from './body-messages.ts';
 import { parseRelation, referencedTargets } from './body-relations.ts';
 import { checkScalar, isUniqueChecked, type ScalarRules } from './body-scalars.ts';
 import type { MediaInput, MediaUse, ParsedObject, ParsedValue, ParseResult, RelationUse, UniqueUse } from './body-types.ts';
+import { valueOnCreate } from './generated-values.ts';
 
 type Schema = ContentTypeSchema | ComponentSchema;
 
@@ -48,7 +49,7 @@ function parseObject(walk: Walk, schema: Schema, data: Record<string, unknown>, 
 function parseValue(walk: Walk, field: Field, raw: unknown, path: Path): ParsedValue | undefined {
   switch (field.kind) {
     case 'scalar': {
-      const given = raw === undefined && walk.rules.mode === 'creation' && field.default !== undefined ? field.default : raw;
+      const given = walk.rules.mode === 'creation' ? valueOnCreate(field, raw) : raw;
       const outcome = checkScalar(field, given, path, walk.rules, walk.issues);
       if (!outcome.ok || outcome.value === undefined) return undefined;
       const value = outcome.value;

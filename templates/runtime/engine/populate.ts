@@ -15,7 +15,7 @@
  * same object is attached to each: results are JSON trees that may share subtrees, read-only.
  */
 import type { Dialect, Queryable, Row } from '../database.ts';
-import type { PopulateNode, PopulateTree, SortItem, Status } from '../query/types.ts';
+import type { PopulateNode, PopulateTree, RelationPublication, SortItem, Status } from '../query/types.ts';
 import type { ComponentField, DynamicZoneField, Field, MediaField, RelationField } from '../schema.ts';
 import { FILE_LINK_TABLE, UPLOAD_FILE_UID } from '../upload/file-schema.ts';
 import { compileFilter } from './filters.ts';
@@ -25,7 +25,7 @@ import { LOCALE_KEY, type PopulatedKey, type Projection, type ProjectionSpec } f
 import { compileSort } from './sort.ts';
 import { and, column, fragment, idTable, inIds, joinFragments, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity } from './types.ts';
-import { statusCondition } from './versions.ts';
+import { statusCondition, targetVersionCondition } from './versions.ts';
 
 export interface LoadContext {
   readonly db: Queryable;
@@ -34,6 +34,8 @@ export interface LoadContext {
   readonly status: Status;
   /** The root query's locale when it names one (not `'*'`). */
   readonly rootLocale: string | undefined;
+  /** Refinements relation targets follow too (GraphQL reads); undefined for REST. */
+  readonly publication?: RelationPublication | undefined;
   /** Planned projections, shared by requests of the same shape. */
   projection(type: TypeInfo, spec: ProjectionSpec): Projection;
 }
@@ -132,7 +134,7 @@ export function withSortFields(fields: readonly string[] | undefined, sort: read
 }
 
 function planFor(ctx: LoadContext): PlanContext {
-  return createPlanContext(ctx.dialect, ctx.registry, ctx.status, ctx.rootLocale);
+  return createPlanContext(ctx.dialect, ctx.registry, ctx.status, ctx.rootLocale, ctx.publication);
 }
 
 /** The filter and ORDER BY terms of a relation or media node over rows at `scope`. */
@@ -231,7 +233,7 @@ function relationWalk(ctx: LoadContext, field: RelationField, parents: readonly 
     groups,
     parentColumn,
     from: `${quote(field.linkTable)} ${L} JOIN ${quote(target.table)} ${T} ON ${on}`,
-    where: and([fragment(`${parentColumn} = ${IDS}.value`), statusCondition(target, T, ctx.status), localeRestriction, where]),
+    where: and([fragment(`${parentColumn} = ${IDS}.value`), targetVersionCondition(target, T, ctx.status, ctx.publication), localeRestriction, where]),
     order: [...order, fragment(column(L, field.owner ? 'ord' : 'inverse_ord')), fragment(column(L, 'id'))],
     kind: field.owner ? 'integer' : 'text',
   };

@@ -56,6 +56,9 @@ const ROOT = 'a';
 /** Column of a page's rows that carries the list's total (withTotal). */
 const TOTAL_KEY = '__total';
 
+/** Prefix of the columns carrying a page's order out of its derived table (pageRows). */
+const CUT_KEY = '__o';
+
 /** Alias of a rendered page's rows (renderedPage). */
 const PAGE = 'p';
 
@@ -80,7 +83,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   function selectList(plan: PlanContext, projection: Projection, nested: TreePlan | undefined, query: ReadQuery): Fragment {
     const columns = fragment(projection.select(ROOT));
     if (nested === undefined) return columns;
-    return joinFragments([columns, nested.selectItems({ status: plan.status, rootLocale: plan.rootLocale }, query.populate)], ', ');
+    return joinFragments([columns, nested.selectItems({ status: plan.status, rootLocale: plan.rootLocale, publication: plan.publication }, query.populate)], ', ');
   }
 
   function context(query: ReadQuery): LoadContext {
@@ -90,6 +93,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
       registry: shared.registry,
       status: query.status,
       rootLocale: query.locale === undefined || query.locale === '*' ? undefined : query.locale,
+      publication: query.relationPublication,
       projection: shared.projection,
     };
   }
@@ -136,7 +140,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
   function rootParts(uid: string, query: ReadQuery) {
     const type = shared.registry.type(uid);
     const ctx = context(query);
-    const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale);
+    const plan = createPlanContext(dialect, shared.registry, query.status, ctx.rootLocale, query.relationPublication);
     const scope: Scope = { type, alias: ROOT, locale: scopeLocale(plan, type, ROOT) };
     return { type, ctx, plan, scope, projection: rootProjection(type, query), where: rootWhere(plan, scope, query) };
   }
@@ -148,14 +152,31 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     return [...sortKeys(plan, scope, query.sort, place), ID_KEY];
   }
 
-  /** `SELECT <select> FROM <type> WHERE ... ORDER BY ... LIMIT ...`: the rows of a list's page. */
+  /**
+   * `SELECT <select> FROM <type> WHERE ... ORDER BY ... LIMIT ...`: the rows of a list's page.
+   *
+   * A page past the first cuts its rows first, in a derived table under the root's alias (the
+   * table's columns and the values that order them), and `select` is computed over those rows
+   * only, ordered again by the carried values. In one flat statement the database computes the
+   * select list (populated edges, rendered JSON) for every row the OFFSET skips, since it skips
+   * rows above the projection: PostgreSQL read page 4,000 of 100k articles with populate=* in
+   * 7.2 s. A first page has no OFFSET and stops after its LIMIT, so its statement stays flat.
+   */
   function pageRows({ type, where }: RootParts, query: ListQuery, select: Fragment, order: readonly SortKey[]): Fragment {
     const { limit, offset } = window(query.pagination);
     const terms = joinFragments(
       order.map((key) => key.term(key.value)),
       ', ',
     );
-    return joinFragments([fragment('SELECT '), select, fragment(` FROM ${quote(type.table)} ${ROOT} WHERE `), where, fragment(' ORDER BY '), terms, limitClause(dialect, limit, offset)], '');
+    const rows = [fragment(` FROM ${quote(type.table)} ${ROOT} WHERE `), where, fragment(' ORDER BY '), terms, limitClause(dialect, limit, offset)];
+    if (offset === 0) return joinFragments([fragment('SELECT '), select, ...rows], '');
+    const carried = order.map((key, i) => joinFragments([fragment(', '), key.value, fragment(` AS ${quote(`${CUT_KEY}${i}`)}`)], ''));
+    const again = joinFragments(
+      order.map((key, i) => key.term(fragment(column(ROOT, `${CUT_KEY}${i}`)))),
+      ', ',
+    );
+    const cut = joinFragments([fragment(`SELECT ${ROOT}.*`), ...carried, ...rows], '');
+    return joinFragments([fragment('SELECT '), select, fragment(' FROM ('), cut, fragment(`) ${ROOT} ORDER BY `), again], '');
   }
 
   /** `SELECT <select> FROM <type> WHERE ...` for the first matching row by id: findOne and findSingle. */
@@ -209,7 +230,7 @@ export function createReadEngine(options: ReadEngineOptions): ReadEngine {
     if (populated && !text.populated && options.renderPopulated !== true && layout === undefined) return undefined;
     const nested = populated ? nestedPlan(type, query) : undefined;
     if (populated && nested === undefined) return undefined;
-    const versions = { status: plan.status, rootLocale: plan.rootLocale };
+    const versions = { status: plan.status, rootLocale: plan.rootLocale, publication: plan.publication };
     try {
       const object =
         layout !== undefined

@@ -54,7 +54,7 @@ export function versionQuery(
   schema: ContentTypeSchema,
   i18n: I18nConfig,
   filters: Filter | undefined,
-): Pick<ReadQuery, 'status' | 'locale' | 'publicationFilter' | 'hasPublishedVersion'> {
+): Pick<ReadQuery, 'status' | 'locale' | 'publicationFilter' | 'hasPublishedVersion' | 'relationPublication'> {
   const status = statusArg(args.status);
   const locale = parseLocale(typeof args.locale === 'string' ? args.locale : undefined, schema, i18n, filters);
   if (!schema.draftAndPublish) return { status, ...(locale === undefined ? {} : { locale }) };
@@ -65,6 +65,9 @@ export function versionQuery(
     ...(locale === undefined ? {} : { locale }),
     ...(publicationFilter === undefined ? {} : { publicationFilter }),
     ...(hasPublishedVersion === undefined ? {} : { hasPublishedVersion }),
+    // Strapi's association resolver applies the root's refinement to every relation it loads,
+    // publicationFilter when given, else hasPublishedVersion.
+    ...(publicationFilter !== undefined ? { relationPublication: { publicationFilter } } : hasPublishedVersion !== undefined ? { relationPublication: { hasPublishedVersion } } : {}),
   };
 }
 

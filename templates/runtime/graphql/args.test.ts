@@ -179,6 +179,11 @@ describe('pagination', () => {
     expect(amount({ limit: -1 }, null, null)).toEqual({ start: 0, limit: -1 });
   });
 
+  it('caps a defaultLimit above maxLimit at maxLimit, as Strapi does', () => {
+    expect(window({}, { defaultLimit: 50, maxLimit: 20 })).toEqual({ start: 0, limit: 20 });
+    expect(window({ page: 2 }, { defaultLimit: 50, maxLimit: 20 })).toEqual({ start: 20, limit: 20 });
+  });
+
   it('refuses mixing both styles with a PaginationError', () => {
     const error = errorOf(() => window({ page: 1, limit: 3 }));
     expect(error).toBeInstanceOf(PaginationError);
@@ -224,11 +229,19 @@ describe('versions', () => {
       status: 'draft',
       publicationFilter: 'never-published',
       hasPublishedVersion: true,
+      // Relations follow publicationFilter when given, as Strapi's association resolver does.
+      relationPublication: { publicationFilter: 'never-published' },
+    });
+    expect(versionQuery({ status: 'DRAFT', hasPublishedVersion: false }, articleSchema, i18n, undefined)).toEqual({
+      status: 'draft',
+      hasPublishedVersion: false,
+      relationPublication: { hasPublishedVersion: false },
     });
     expect(versionQuery({ publicationFilter: 'MODIFIED_DOCUMENT' }, articleSchema, i18n, undefined)).toEqual({ status: 'published' });
     expect(versionQuery({ publicationFilter: 'HAS_PUBLISHED_VERSION_DOCUMENT' }, articleSchema, i18n, undefined)).toEqual({
       status: 'published',
       publicationFilter: 'has-published-version',
+      relationPublication: { publicationFilter: 'has-published-version' },
     });
     expect(versionQuery({ status: 'DRAFT', publicationFilter: 'MODIFIED' }, tagSchema, i18n, undefined)).toEqual({ status: 'draft' });
   });

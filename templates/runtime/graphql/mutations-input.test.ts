@@ -38,14 +38,20 @@ describe('mutation input → write body', () => {
     expect(writeBody(bindings, page, { title: 'T' })).toEqual({ title: 'T' });
   });
 
-  it('refuses an entry of another zone, of no known type, or spelled with __component', () => {
+  it('refuses an entry of another zone, of no known type, or named by __component alone', () => {
     const refuse = (entry: unknown) => () => writeBody(bindings, article, { blocks: [entry] });
     expect(refuse({ __typename: 'ComponentProductVariant', sku: 'x' })).toThrow(ValidationError);
     expect(refuse({ __typename: 'ComponentSharedNope' })).toThrow(
       'Component not found. expected one of: ComponentSharedMedia, ComponentSharedQuote, ComponentSharedRichText, ComponentSharedSlider, ComponentSharedArticleCard',
     );
     expect(refuse({ title: 'no type' })).toThrow('Component not found');
-    expect(refuse({ __component: 'shared.quote', title: 'x' })).toThrow('Invalid key __component at blocks');
+    expect(refuse({ __component: 'shared.quote', title: 'x' })).toThrow('Component not found');
+  });
+
+  it('takes __component beside __typename, as Strapi does (clients echo what they read)', () => {
+    expect(writeBody(bindings, article, { blocks: [{ __typename: 'ComponentSharedQuote', __component: 'shared.quote', title: 'Q' }] })).toEqual({
+      blocks: [{ __component: 'shared.quote', title: 'Q' }],
+    });
   });
 
   it('maps enum names inside zone entries, nested components included, to stored values', () => {

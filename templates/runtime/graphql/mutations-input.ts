@@ -6,8 +6,8 @@
  * - dynamic-zone entries are JSON objects naming their component by GraphQL type
  *   (`{ __typename: "ComponentSharedQuote", title: "..." }`): the name becomes the component UID
  *   under `__component`, as REST spells it, and enum names inside the entry become stored values
- *   (the scalar's JSON is not typed by the schema). An unknown or foreign type, a missing
- *   `__typename` or a `__component` key is refused;
+ *   (the scalar's JSON is not typed by the schema). An unknown or foreign type or a missing
+ *   `__typename` is refused; a `__component` beside `__typename` is taken, as Strapi takes it;
  * - `locale` in the input of a type that is not localized is declared by Strapi's schema and
  *   ignored, so it is dropped here (the write engine would refuse it as an unknown key).
  */
@@ -34,20 +34,17 @@ function zoneEntries(bindings: BindingIndex, attribute: string, zone: DynamicZon
 
 function zoneEntry(bindings: BindingIndex, attribute: string, zone: DynamicZoneField, entry: unknown): unknown {
   if (!isInputObject(entry)) return entry;
-  if (Object.hasOwn(entry, '__component')) {
-    throw new ValidationError(`Invalid key __component at ${attribute}: dynamic zone entries name their component by __typename`, {
-      key: '__component',
-      path: attribute,
-      source: 'body',
-    });
-  }
   const { __typename: typeName, ...rest } = entry;
   const uid = typeof typeName === 'string' ? bindings.componentOfType(typeName) : undefined;
   if (uid === undefined || !zone.components.includes(uid)) {
     const expected = zone.components.map((member) => bindings.componentTypeName(member) ?? member).join(', ');
     throw new ValidationError(`Component not found. expected one of: ${expected}`, { key: '__typename', path: attribute, source: 'body' });
   }
-  return { __component: uid, ...storedEnums(bindings, bindings.component(uid).schema, rest) };
+  // A `__component` given beside `__typename` (clients that echo what they read) wins, as in
+  // Strapi's plugin; the write engine refuses it if it is no member of the zone.
+  const given = rest['__component'];
+  const component = typeof given === 'string' && bindings.componentTypeName(given) !== undefined ? given : uid;
+  return { __component: uid, ...storedEnums(bindings, bindings.component(component).schema, rest) };
 }
 
 /** Enum names → stored values in a component's JSON, nested components included. */

@@ -71,6 +71,7 @@ const runtime: GraphqlRuntime = {
   },
   queryBudget: DEFAULT_QUERY_BUDGET,
   localesSince: new Date('2024-01-01T00:00:00.000Z'),
+  localeIdentities: new Map(),
   // Sign-in is tested over HTTP (test/http/sign-in.test.ts); here only the map's shape is checked.
   users: { service: {} as UsersService, accounts: {} as AccountStore, limiter: {} as SignInLimiter },
 };

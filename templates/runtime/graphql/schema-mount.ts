@@ -15,6 +15,7 @@ import type { DocumentService } from '../engine/types.ts';
 import { Targets } from '../query/targets.ts';
 import type { AppContext, Mount } from '../server.ts';
 import { UploadService, type MediaHooks } from '../upload/service.ts';
+import { UPLOAD_FILE_UID } from '../upload/file-schema.ts';
 import { UploadFolder } from '../upload/storage.ts';
 import { parse, type DocumentNode } from './graphql-js.ts';
 import type { GraphqlContext, GraphqlRuntime } from './resolvers-context.ts';
@@ -25,6 +26,8 @@ import type { GraphqlBindings } from './schema-binding.ts';
 import { bindingIndex } from './schema-index.ts';
 import { DerivedLists } from './selection-lists.ts';
 import { createGraphqlMount } from './server.ts';
+import { graphqlKeys } from '../cache/graphql-keys.ts';
+import { readLocaleIdentities } from '../rest/locales.ts';
 
 /** Where `capi generate` writes the SDL, relative to the project root. */
 export const SCHEMA_FILE = join('src', 'graphql', 'schema.graphql');
@@ -85,13 +88,16 @@ export async function graphqlApiMount(app: AppContext, options: GraphqlApiOption
     i18n: app.config.plugins.i18n,
     queryBudget: app.config.api.query,
     localesSince: new Date(),
+    localeIdentities: await readLocaleIdentities(app.db),
     ...(options.users === undefined ? {} : { users: options.users }),
   };
   const document = parse(sdl);
   const built = { typeDefs: document, resolvers: buildResolvers(runtime, document) };
   const { typeDefs, resolvers } = options.extend === undefined ? built : options.extend(built.typeDefs, built.resolvers);
   const rendered = new RenderedQueries(runtime);
+  const typeNames = new Map([UPLOAD_FILE_UID, ...options.bindings.contentTypes.map((binding) => binding.schema.uid)].map((uid) => [uid, runtime.bindings.contentType(uid).typeName]));
   return createGraphqlMount<GraphqlContext>(app, {
+    ...(app.config.cache.surrogateKeys === null ? {} : { cacheKeys: graphqlKeys(typeDefs, typeNames) }),
     typeDefs,
     resolvers,
     context: (req) => new RequestContext(options.resolveAccess(req), req),

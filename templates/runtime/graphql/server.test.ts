@@ -284,6 +284,15 @@ describe('GraphQL over HTTP', () => {
   });
 });
 
+describe('a defaultLimit above maxLimit', () => {
+  it('starts, and warns once that lists without a page size get maxLimit entries', async () => {
+    const app = await start({ graphql: { defaultLimit: 50, maxLimit: 20 } });
+    running.push(app.server);
+    const warnings = app.logged().filter((line) => line['level'] === 40);
+    expect(warnings.map((line) => line['msg'])).toEqual(['graphql.config.defaultLimit (50) is above the largest page size (20, from maxLimit/amountLimit): lists without a page size get 20 entries']);
+  });
+});
+
 describe('the golden error cases of the conformance suite', () => {
   let app: Started;
   beforeAll(async () => {

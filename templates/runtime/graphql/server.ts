@@ -22,10 +22,14 @@ import {
 } from '@apollo/server/plugin/disabled';
 import type { ApolloServerOptionsWithTypeDefs } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
-import { Router, type Request, type RequestHandler } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { DocumentNode, GraphQLSchema } from './graphql-js.ts';
+import type { GraphqlConfig } from '../config.ts';
 import { ValidationError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
 import { sendJson } from '../send.ts';
+import { HttpCache, sendCached, type RouteCache } from '../cache/http.ts';
+import { AnswerKeys } from '../cache/keys.ts';
 import type { AppContext, Mount, MountFactory } from '../server.ts';
 import { isWellEncoded, malformedQueryMessage, rawQueryString } from '../url-encoding.ts';
 import { costLimitPlugin } from './cost.ts';
@@ -33,6 +37,7 @@ import { contextError, formatGraphqlError, strapiError } from './errors.ts';
 import { ideRouter, type IdeOptions } from './ide.ts';
 import { inputLiteralRule, inputVariablesPlugin } from './input-guard.ts';
 import { LEAN_HEADERS, LeanQueries, type LeanRenderer } from './lean.ts';
+import { pageSizeCap } from './args-pagination.ts';
 import { aliasLimitRule, depthLimitRule, graphqlLimits, type GraphqlLimits } from './limits.ts';
 
 /** Resolvers in the shape Apollo (graphql-tools) accepts: `{ Query: { articles: (parent, args, context, info) => ... } }`. */
@@ -70,6 +75,11 @@ export type GraphqlSetup<TContext extends BaseContext> = GraphqlSchemaSource<TCo
   readonly lean?: boolean;
   /** On the lean path, answers a query without graphql-js' executor where it can (rendered.ts). */
   readonly render?: LeanRenderer<TContext>;
+  /**
+   * The surrogate keys of a query's answer (cache/graphql-keys.ts), for config/cache.json's
+   * `surrogateKeys`; without it a GET's answer carries none and is sent `no-store` when keys are on.
+   */
+  readonly cacheKeys?: (query: string) => AnswerKeys;
 };
 
 export const defaultGraphqlPath = '/graphql';
@@ -89,6 +99,7 @@ export function graphqlMount<TContext extends BaseContext>(setup: GraphqlSetup<T
 export async function createGraphqlMount<TContext extends BaseContext>(app: AppContext, setup: GraphqlSetup<TContext>): Promise<Mount> {
   const limits = graphqlLimits(app.config.plugins.graphql, setup.limits);
   const logger = app.logger.child({ component: 'graphql' });
+  warnDefaultAboveMax(app.config.plugins.graphql, logger);
   const lean = setup.lean === true ? new LeanQueries<TContext>(limits, setup.render) : undefined;
   const server = new ApolloServer<TContext>({
     ...schemaOptions(setup),
@@ -135,6 +146,10 @@ export async function createGraphqlMount<TContext extends BaseContext>(app: AppC
   // middlewares) as on the direct path, with the lean and rendered answers where they apply.
   const post = graphqlPost(server, context, lean && { queries: lean, context: setup.context });
   router.post('/', withBody, post);
+  // A GET is a read a CDN may keep: with config/cache.json it gets the same headers as REST reads.
+  // Apollo answers `application/graphql-response+json` to a client that accepts it.
+  const cache = new HttpCache(app.config.cache).route(['graphql'], ['Accept']);
+  if (cache !== undefined) router.get('/', wellEncodedQuery, graphqlGet(server, context, cache, setup.cacheKeys));
   router.all('/', withBody, wellEncodedQuery, expressMiddleware(server, { context }));
   const path = setup.path ?? defaultGraphqlPath;
   // The IDE and GET answer through Express; a POST needs neither, nor the query-string check.
@@ -191,6 +206,55 @@ export function graphqlPost<TContext extends BaseContext>(
   };
 }
 
+/**
+ * A GET through Apollo's HTTP pipeline (the same checks, CSRF prevention included, and answers as
+ * the Express integration's), whose 200 answers get the route's cache headers (cache/http.ts).
+ */
+function graphqlGet<TContext extends BaseContext>(
+  server: ApolloServer<TContext>,
+  context: (args: { req: Request }) => Promise<TContext>,
+  cache: RouteCache,
+  cacheKeys: ((query: string) => AnswerKeys) | undefined,
+): RequestHandler {
+  return async (req, res) => {
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const url = req.originalUrl;
+    const question = url.indexOf('?');
+    const search = question === -1 ? '' : url.slice(question);
+    const answer = await server.executeHTTPGraphQLRequest({ httpGraphQLRequest: { method: 'GET', headers, search, body: undefined }, context: () => context({ req }) });
+    for (const [key, value] of answer.headers) res.setHeader(key, value);
+    const type = res.getHeader('content-type');
+    const contentType = typeof type === 'string' ? withUtf8(type) : 'text/html; charset=utf-8';
+    if (answer.body.kind === 'chunked' || (answer.status ?? 200) !== 200 || answer.body.string.includes('"errors":')) {
+      // Not a plain successful read (errors, partial data): sent as the Express integration would, without cache headers.
+      await sendAnswer(res, answer.status ?? 200, contentType, answer.body);
+      return;
+    }
+    const query = new URLSearchParams(search).get('query') ?? '';
+    sendCached(req, res, cache, contentType, answer.body.string, () => cacheKeys?.(query) ?? new AnswerKeys());
+  };
+}
+
+async function sendAnswer(
+  res: Response,
+  status: number,
+  contentType: string,
+  body: { kind: 'complete'; string: string } | { kind: 'chunked'; asyncIterator: AsyncIterableIterator<string> },
+): Promise<void> {
+  res.statusCode = status;
+  if (body.kind === 'chunked') {
+    for await (const chunk of body.asyncIterator) res.write(chunk);
+    res.end();
+    return;
+  }
+  res.setHeader('Content-Type', contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(body.string));
+  res.end(body.string);
+}
+
 /** Express' `setCharset(type, 'utf-8')` for the types Apollo sends (`application/json; charset=utf-8`). */
 function withUtf8(type: string): string {
   const [essence = '', ...parameters] = type.split(';').map((part) => part.trim());
@@ -223,3 +287,10 @@ const wellEncodedQuery: RequestHandler = (req, res, next) => {
   const { message, extensions } = strapiError(new ValidationError(malformedQueryMessage, { source: 'query' }));
   sendJson(res, 400, { errors: [{ message, extensions }] });
 };
+
+/** Strapi starts with a defaultLimit above maxLimit and caps every page at maxLimit; so does capi, but says so once. */
+function warnDefaultAboveMax(config: GraphqlConfig, logger: Logger): void {
+  const cap = pageSizeCap(config);
+  if (cap === null || config.defaultLimit <= cap) return;
+  logger.warn(`graphql.config.defaultLimit (${config.defaultLimit}) is above the largest page size (${cap}, from maxLimit/amountLimit): lists without a page size get ${cap} entries`);
+}

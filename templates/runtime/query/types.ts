@@ -65,6 +65,16 @@ export type PopulateTree = Readonly<Record<string, PopulateNode>>;
 /** `publicationFilter` / `hasPublishedVersion`, Strapi's draft-and-publish refinements. */
 export type PublicationFilter = 'never-published' | 'has-published-version' | 'modified' | 'unmodified' | 'published-without-draft' | 'published-with-draft';
 
+/**
+ * The root's publication refinements, applied to the draft & publish targets of its relations
+ * too: Strapi's GraphQL plugin passes a root query's `publicationFilter` / `hasPublishedVersion`
+ * to every relation it loads. REST populate does not (Strapi's document service leaves them out).
+ */
+export interface RelationPublication {
+  readonly publicationFilter?: PublicationFilter;
+  readonly hasPublishedVersion?: boolean;
+}
+
 export interface ReadQuery {
   readonly fields?: readonly string[];
   readonly filters?: Filter;
@@ -76,6 +86,8 @@ export interface ReadQuery {
   readonly locale?: string;
   readonly publicationFilter?: PublicationFilter;
   readonly hasPublishedVersion?: boolean;
+  /** Set by GraphQL: relations follow the refinements above (RelationPublication). */
+  readonly relationPublication?: RelationPublication;
 }
 
 export interface ListQuery extends ReadQuery {

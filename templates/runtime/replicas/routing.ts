@@ -8,7 +8,7 @@
  * position is handed to the scope, which carries it to the client (http.ts).
  */
 import { QueryTimeoutError } from '../errors.ts';
-import { QueryEvents, type Database, type ExecuteResult, type QueryListener, type Queryable, type Row, type SqlValue } from '../database.ts';
+import { QueryEvents, type Database, type ExecuteResult, type PoolStats, type QueryListener, type Queryable, type Row, type SqlValue } from '../database.ts';
 import type { Dialect, ReplicationSupport } from '../dialect/types.ts';
 import { readScopes, type ReadScope } from './scope.ts';
 import type { ReplicaSet } from './set.ts';
@@ -66,6 +66,11 @@ export class ReplicatedDatabase implements Database {
 
   withConnection<T>(fn: (connection: Queryable) => Promise<T>): Promise<T> {
     return this.#write(readScopes.getStore(), () => this.primary.withConnection(fn));
+  }
+
+  /** The primary's pool: writes, transactions and every read outside requests wait on it. */
+  poolStats(): PoolStats {
+    return this.primary.poolStats();
   }
 
   async close(): Promise<void> {

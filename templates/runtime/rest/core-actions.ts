@@ -37,10 +37,17 @@ export function coreActions(schema: ContentTypeSchema, context: RestContext): Co
     <T>(plans: QueryPlans<T>, parse: (raw: Record<string, unknown>, context: QueryContext) => T) =>
     (ctx: RouteContext): T => {
       const access = ctx.state.access;
-      if (!(ctx instanceof UntouchedContext)) return parse(ctx.query, queryContext(access));
+      if (!(ctx instanceof UntouchedContext)) {
+        context.unknownParams?.note(ctx.query);
+        return parse(ctx.query, queryContext(access));
+      }
       const base = queryContext(access);
       const raw = search(ctx.req);
-      return plans.plan(raw, base.canRead, (allowed) => parse(parseQueryString(raw), { ...base, canRead: allowed }));
+      return plans.plan(raw, base.canRead, (allowed) => {
+        const query = parseQueryString(raw);
+        context.unknownParams?.note(query);
+        return parse(query, { ...base, canRead: allowed });
+      });
     };
   const readQuery = planned(readPlans, parseReadQuery);
   const listQuery = planned(listPlans, parseListQuery);

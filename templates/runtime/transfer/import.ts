@@ -37,6 +37,7 @@ import { ImportError } from './insert-batches.ts';
 import { brokenInvariants } from './invariants.ts';
 import type { ImportReport } from './report.ts';
 import { contentTables, linkTables } from './tables.ts';
+import { writeLocaleIdentities } from '../rest/locales.ts';
 
 export interface ImportOptions extends WalkOptions {
   readonly db: Database;
@@ -113,6 +114,8 @@ export async function importArchive(options: ImportOptions): Promise<ImportRepor
         throw new ImportRefusedError(report(false, walk));
       }
       await resetSequences(tx, walk.tablesWithIds);
+      // The locales' ids go with the content that names them: replaced, or cleared by an archive without any.
+      await writeLocaleIdentities(tx, walk.localeIdentities);
       // Last, so that no file is stored unless every row is in; undone if the commit fails, or
       // by the next start or import if this process is killed before it commits.
       // The row commits with the transaction: it tells the recovery after a kill whether to keep

@@ -3,7 +3,7 @@
  * and the serializer the read engine shares so that media look the same everywhere.
  */
 export { serveUploads, uploadActions, uploadMount } from './routes.ts';
-export type { Authorize, FileEntity, FileListQuery, FindFile, ListFiles, UploadAction, UploadMountOptions } from './routes.ts';
+export type { Authorize, FileEntity, FileListQuery, FilePage, FindFile, ListFiles, PageFiles, UploadAction, UploadMountOptions } from './routes.ts';
 export { decodeMediaFormats, serializeFile, toIsoTimestamp, withUrlSigned } from './serialize.ts';
 export type { FileRow, ListedMediaFile, MediaFile, MediaFormats } from './serialize.ts';
 export type { MediaFormat } from './formats.ts';

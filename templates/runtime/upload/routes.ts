@@ -7,6 +7,7 @@
  *   POST   /api/upload            (also /upload)  multipart `files` (+ `fileInfo`) → 201 [file, ...]
  *   POST   /api/upload?id=N       `fileInfo` only → 200 file with new info; with one file → 200 replaced file
  *   GET    /api/upload/files      → [file, ...]               (hook: listFiles)
+ *   GET    /api/upload/files/page → { data: [file, ...], meta: { pagination } }  (hook: pageFiles)
  *   GET    /api/upload/files/:id  → file, or 404 file.notFound  (hook: findFile)
  *   DELETE /api/upload/files/:id  → 200 the deleted file
  *   GET    /uploads/<name>        the stored files, from <projectRoot>/public/uploads
@@ -61,6 +62,15 @@ export type ListFiles = (query: FileListQuery, req: Request) => Promise<readonly
  */
 export type FindFile = (id: number, query: FileListQuery, req: Request) => Promise<FileEntity | undefined>;
 
+/** One page of files and the `meta.pagination` of the request's form (page/pageSize or start/limit). */
+export interface FilePage {
+  readonly data: readonly object[];
+  readonly pagination: Readonly<Record<string, number>>;
+}
+
+/** Serves `GET /api/upload/files/page`: as ListFiles, paginated as a content type's list is. */
+export type PageFiles = (query: FileListQuery, req: Request) => Promise<FilePage>;
+
 export interface UploadMountOptions {
   /** Default: everyone may do everything (tests, and until roles are wired). */
   readonly authorize?: Authorize;
@@ -68,6 +78,8 @@ export interface UploadMountOptions {
   readonly listFiles?: ListFiles;
   /** Default: the file alone, query ignored. */
   readonly findFile?: FindFile;
+  /** Default: every file on one page, query ignored. */
+  readonly pageFiles?: PageFiles;
   /** Default: `<projectRoot>/public/uploads`. */
   readonly uploadDir?: string;
   /** Most files in one request. Default 50. */
@@ -132,6 +144,12 @@ export async function uploadMount(ctx: AppContext, options: UploadMountOptions =
     const files: readonly object[] = options.listFiles === undefined ? await service.findAll() : await options.listFiles(listQuery(req), req);
     res.json(files.map((file) => ({ ...file, isUrlSigned: false })));
   });
+  // Before `/files/:id`, which would take `page` for a file id.
+  api.get('/files/page', async (req, res) => {
+    await authorize(uploadActions.find, req);
+    const page: FilePage = options.pageFiles === undefined ? await allOnOnePage(service) : await options.pageFiles(listQuery(req), req);
+    res.json({ data: page.data.map((file) => ({ ...file, isUrlSigned: false })), meta: { pagination: page.pagination } });
+  });
   api.get('/files/:id', async (req, res) => {
     await authorize(uploadActions.findOne, req);
     const id = parseFileId(req.params.id);
@@ -161,6 +179,11 @@ export async function uploadMount(ctx: AppContext, options: UploadMountOptions =
     { path: '/upload', handler: legacy },
     { path: '/uploads', handler: serveUploads(folder.root) },
   ];
+}
+
+async function allOnOnePage(service: UploadService): Promise<FilePage> {
+  const files = await service.findAll();
+  return { data: files, pagination: { page: 1, pageSize: files.length, pageCount: 1, total: files.length } };
 }
 
 /** The stored files, read-only, never a directory listing, never the work folder (a dot folder). */

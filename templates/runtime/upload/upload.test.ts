@@ -3,6 +3,7 @@
  * built by createApp, on SQLite and PostgreSQL, with images made here (zlib PNGs as the
  * conformance seed makes them, JPEGs from sharp).
  */
+import { noCaching } from '../cache/config.ts';
 import { middlewaresConfig } from '../middlewares/config.ts';
 import { defaultRateLimits } from '../rate-limit/config.ts';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -256,7 +257,7 @@ let appCounter = 0;
 function config(projectRoot: string, upload: Partial<AppConfig['plugins']['upload']>): AppConfig {
   return {
     projectRoot,
-    server: { host: '127.0.0.1', port: 0, jsonLimit: 1_048_576, proxy: false, shutdown: { drainMs: 0, timeoutMs: 10_000 } },
+    server: { host: '127.0.0.1', port: 0, jsonLimit: 1_048_576, proxy: false, shutdown: { drainMs: 0, timeoutMs: 10_000 }, metrics: { enabled: false, path: '/metrics' } },
     database: { client: 'sqlite', filename: ':memory:', label: ':memory:' },
     api: { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query: DEFAULT_QUERY_BUDGET },
     plugins: {
@@ -277,6 +278,7 @@ function config(projectRoot: string, upload: Partial<AppConfig['plugins']['uploa
     webhooks: [],
     middlewares: middlewaresConfig({ file: 'config/middlewares.json', path: '' }, undefined),
     rateLimits: defaultRateLimits,
+    cache: noCaching,
   };
 }
 

@@ -14,6 +14,8 @@ import type { ReadQuery } from '../query/types.ts';
 import { issueUserJwt } from '../user-jwt.ts';
 import { defaultTemplates, fillTemplate, type EmailProvider } from './email.ts';
 import { identifierSubject, type SignInGate, type SignInSubject } from './rate-limit.ts';
+import { roleReference } from './role-reference.ts';
+import { actionsOfTree, fileOwned, type RoleActions } from './role-permissions.ts';
 import { ROLE_UID, USER_UID, type Account, type AccountStore } from './store.ts';
 import {
   isEmail,
@@ -29,6 +31,9 @@ import {
 export interface UsersContext {
   readonly accounts: AccountStore;
   readonly documents: DocumentService;
+  readonly roles: RoleActions;
+  /** The user type's attributes: an update ignores other keys, as Strapi's does. */
+  readonly userAttributes: ReadonlySet<string>;
   readonly config: UsersPermissionsConfig;
   readonly jwtSecret: Uint8Array | undefined;
   readonly email: EmailProvider;
@@ -74,11 +79,12 @@ export function usersService(ctx: UsersContext) {
     await ctx.email.send({ to: account.email ?? '', subject: fillTemplate(template.subject, { USER: user }), text: html, html });
   };
 
-  /** A role given by id (Strapi's form), documentId or `{ id }`, as the documentId the document service links. */
-  const roleDocument = async (role: unknown): Promise<string> => {
-    const id = typeof role === 'object' && role !== null && 'id' in role ? (role as { id: unknown }).id : role;
-    const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d+$/.test(id) ? Number(id) : undefined;
-    const found = numeric !== undefined ? await ctx.accounts.roleById(numeric) : (await ctx.accounts.roles()).find((r) => r.documentId === id);
+  /** The documentId of the role a relation value names (any of Strapi's forms), or null when the value clears it. */
+  const roleDocument = async (role: unknown): Promise<string | null> => {
+    const ref = roleReference(role);
+    if (ref === undefined) throw new ValidationError('role must be an existing role id');
+    if (ref === null) return null;
+    const found = 'id' in ref ? await ctx.accounts.roleById(ref.id) : (await ctx.accounts.roles()).find((r) => r.documentId === ref.documentId);
     if (found === undefined) throw new ValidationError('role must be an existing role id');
     return found.documentId;
   };
@@ -202,7 +208,7 @@ export function usersService(ctx: UsersContext) {
       if ((await ctx.accounts.byUsername(input.username)) !== undefined) throw new ApplicationError('Username already taken');
       if ((await ctx.accounts.byEmail(input.email)) !== undefined) throw new ApplicationError('Email already taken');
       const data: Record<string, unknown> = { ...input, email: input.email.toLowerCase(), provider: 'local' };
-      data.role = input.role === undefined || input.role === null ? await defaultRoleDocument() : await roleDocument(input.role);
+      data.role = (input.role === undefined || input.role === null ? null : await roleDocument(input.role)) ?? (await defaultRoleDocument());
       const ref = await ctx.documents.create(USER_UID, data, { status: 'published' });
       return accountOf(ctx.accounts, ref.documentId);
     },
@@ -210,7 +216,8 @@ export function usersService(ctx: UsersContext) {
     async updateUser(id: number, body: unknown): Promise<Account> {
       const account = await ctx.accounts.byId(id);
       if (account === undefined) throw new NotFoundError('User not found');
-      const input = validateUpdateUserBody(body);
+      // Keys that are not attributes are dropped, as Strapi's query layer drops them.
+      const input = Object.fromEntries(Object.entries(validateUpdateUserBody(body)).filter(([key]) => ctx.userAttributes.has(key)));
       if (account.provider === 'local' && Object.hasOwn(input, 'password') && (input.password === null || input.password === '')) throw new ValidationError('password.notNull');
       if (typeof input.username === 'string') {
         const same = await ctx.accounts.byUsername(input.username);
@@ -235,27 +242,45 @@ export function usersService(ctx: UsersContext) {
       return user;
     },
 
-    /** A role row; its actions are the ones config/permissions.json lists under its `type`. */
+    /** Strapi's createRole: the row, then its enabled actions (checked against the project's before anything is written). */
     async createRole(body: unknown): Promise<void> {
       const input = roleInput(body);
       const name = typeof input['name'] === 'string' ? input['name'] : '';
-      const type = typeof input['type'] === 'string' && input['type'] !== '' ? input['type'] : name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+      const type = typeof input['type'] === 'string' && input['type'] !== '' ? input['type'] : roleType(name);
+      const actions = actionsOfTree(input['permissions'], ctx.roles.known);
+      if (type === '') throw new ValidationError('name is a required field');
+      // The file's roles have rows from start-up on: a new role is never one of them.
       if ((await ctx.accounts.roleByType(type)) !== undefined) throw new ApplicationError('This role already exists');
-      await ctx.documents.create(ROLE_UID, { ...input, type }, { status: 'published' });
+      await ctx.documents.create(ROLE_UID, { name: input['name'], description: input['description'], type }, { status: 'published' });
+      await ctx.roles.replace(type, actions ?? []);
     },
 
+    /** Strapi's updateRole: name and description, and the actions when `permissions` is given. */
     async updateRole(id: number, body: unknown): Promise<void> {
       const role = await ctx.accounts.roleById(id);
       if (role === undefined) throw new NotFoundError('Role not found');
-      await ctx.documents.update(ROLE_UID, role.documentId, roleInput(body), { status: 'published' });
+      const input = roleInput(body);
+      const actions = actionsOfTree(input['permissions'], ctx.roles.known);
+      // A file role's tree sent back unchanged (a GET, edited elsewhere, then PUT) is fine; a change is not.
+      if (actions !== undefined && ctx.roles.inFile(role.type) && !sameActions(actions, await ctx.roles.of(role.type))) throw new ApplicationError(fileOwned(role.type));
+      const fields = Object.fromEntries(['name', 'description'].filter((key) => Object.hasOwn(input, key)).map((key) => [key, input[key]]));
+      if (Object.keys(fields).length > 0) await ctx.documents.update(ROLE_UID, role.documentId, fields, { status: 'published' });
+      if (actions !== undefined && !ctx.roles.inFile(role.type)) await ctx.roles.replace(role.type, actions);
     },
 
-    /** Strapi keeps its two default roles: they cannot be deleted. */
+    /**
+     * The two default roles stay, and a role of config/permissions.json would come back at the
+     * next start; another role's users move to the public role, as in Strapi.
+     */
     async deleteRole(id: number): Promise<void> {
       const role = await ctx.accounts.roleById(id);
       if (role === undefined) throw new NotFoundError('Role not found');
       if (role.type === 'public' || role.type === 'authenticated') throw new ApplicationError('Cannot delete public or authenticated roles');
+      if (ctx.roles.inFile(role.type)) throw new ApplicationError(`Role "${role.type}" is set in config/permissions.json: remove it there`);
+      const publicRole = await ctx.accounts.roleByType('public');
+      if (publicRole !== undefined) await ctx.accounts.moveUsers(role.documentId, publicRole.documentId);
       await ctx.documents.delete(ROLE_UID, role.documentId, {});
+      await ctx.roles.remove(role.type);
     },
 
     /** The signed-in account, or a 401 for a request that is not signed in as a user. */
@@ -268,11 +293,26 @@ export function usersService(ctx: UsersContext) {
 
 export type UsersService = ReturnType<typeof usersService>;
 
-/** A role's writable attributes; its permissions live in config/permissions.json. */
+/** A role body; Strapi refuses an empty one. */
 function roleInput(body: unknown): Record<string, unknown> {
   const input = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
-  const { permissions: _permissions, users: _users, ...rest } = input;
-  return rest;
+  if (Object.keys(input).length === 0) throw new ValidationError('Request body cannot be empty');
+  return input;
+}
+
+/** Strapi's type of a new role: its name in snake case, accents dropped ("Content Editor" → "content_editor"). */
+function roleType(name: string): string {
+  return name
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+function sameActions(a: readonly string[], b: readonly string[]): boolean {
+  const set = new Set(b);
+  return a.length === set.size && a.every((action) => set.has(action));
 }
 
 async function accountOf(accounts: AccountStore, documentId: string): Promise<Account> {

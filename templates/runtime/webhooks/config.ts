@@ -30,6 +30,8 @@ export function webhooksConfig(where: Where, json: unknown, env: Environment): r
     const file = object(w, item, ['name', 'url', 'headers', 'events', 'secretEnv']);
     const name = string(at(w, 'name'), file.name, { regex: /^\S.{0,99}$/, description: 'a name of 1 to 100 characters' });
     if (names.has(name)) fail(at(w, 'name'), `repeats the name of another webhook ${got(name)}`);
+    // The outbox's name for config/cache.json's purges (cache/purge.ts PURGE_TARGET).
+    if (name === 'capi:cache-purge') fail(at(w, 'name'), `is reserved for the CDN purges of config/cache.json ${got(name)}`);
     names.add(name);
     const url = string(at(w, 'url'), file.url);
     if (!/^https?:\/\/[^/\s]+/.test(url) || !URL.canParse(url)) fail(at(w, 'url'), `must be an http:// or https:// URL ${got(url)}`);

@@ -16,6 +16,35 @@ import type { Logger } from '../logger.ts';
 import type { WebhookConfig } from './config.ts';
 import { OUTBOX_TABLE } from './outbox.ts';
 
+/** An outgoing request made of an outbox row. */
+export interface DeliveryRequest {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string | undefined;
+}
+
+/**
+ * Where an outbox row goes, by its `webhook` column: a webhook of config/webhooks.json, or the
+ * CDN purge of config/cache.json (cache/purge.ts).
+ */
+export interface DeliveryTarget {
+  readonly name: string;
+  request(row: { readonly event: string; readonly payload: string }): DeliveryRequest;
+}
+
+/** A webhook's request: Strapi's JSON body by POST, signed when the webhook has a secret. */
+export function webhookTarget(webhook: WebhookConfig): DeliveryTarget {
+  return {
+    name: webhook.name,
+    request: (row) => {
+      const headers: Record<string, string> = { ...webhook.headers, 'content-type': 'application/json', 'x-strapi-event': row.event };
+      if (webhook.secret !== null) headers['x-capi-signature'] = `sha256=${createHmac('sha256', webhook.secret).update(row.payload).digest('hex')}`;
+      return { method: 'POST', url: webhook.url, headers, body: row.payload };
+    },
+  };
+}
+
 export interface DeliveryTiming {
   /** First retry after this long; each later one waits twice as long, at most an hour. */
   readonly backoffMs: number;
@@ -50,8 +79,8 @@ interface OutboxRow {
   readonly attempts: number | string;
 }
 
-export function startDelivery(db: Database, webhooks: readonly WebhookConfig[], logger: Logger, timing: DeliveryTiming = defaultTiming): DeliveryWorker {
-  const byName = new Map(webhooks.map((w) => [w.name, w]));
+export function startDelivery(db: Database, targets: readonly DeliveryTarget[], logger: Logger, timing: DeliveryTiming = defaultTiming): DeliveryWorker {
+  const byName = new Map(targets.map((target) => [target.name, target]));
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
@@ -150,15 +179,15 @@ function byEndpoint(rows: readonly OutboxRow[]): Map<string, OutboxRow[]> {
  * `entry.publish` of the same write, as written. Endpoints are still served in parallel, so a
  * slow one does not hold up the others.
  */
-async function deliverInOrder(db: Queryable, queue: readonly OutboxRow[], byName: ReadonlyMap<string, WebhookConfig>, logger: Logger, timing: DeliveryTiming): Promise<void> {
+async function deliverInOrder(db: Queryable, queue: readonly OutboxRow[], byName: ReadonlyMap<string, DeliveryTarget>, logger: Logger, timing: DeliveryTiming): Promise<void> {
   for (const row of queue) await deliver(db, row, byName.get(row.webhook), logger, timing);
 }
 
-async function deliver(db: Queryable, row: OutboxRow, webhook: WebhookConfig | undefined, logger: Logger, timing: DeliveryTiming): Promise<void> {
-  if (webhook === undefined) return;
+async function deliver(db: Queryable, row: OutboxRow, target: DeliveryTarget | undefined, logger: Logger, timing: DeliveryTiming): Promise<void> {
+  if (target === undefined) return;
   const attempt = Number(row.attempts) + 1;
-  const log = { webhook: webhook.name, event: row.event, delivery: Number(row.id), attempt };
-  const outcome = await send(webhook, row, timing.timeoutMs);
+  const log = { webhook: target.name, event: row.event, delivery: Number(row.id), attempt };
+  const outcome = await send(target.request(row), timing.timeoutMs);
   const now = new Date();
   if (outcome.ok) {
     await db.execute(`UPDATE "${OUTBOX_TABLE}" SET delivered_at = ?, attempts = ?, last_status = ?, last_error = NULL WHERE id = ?`, [now, attempt, outcome.status, Number(row.id)]);
@@ -178,11 +207,9 @@ async function deliver(db: Queryable, row: OutboxRow, webhook: WebhookConfig | u
 
 type Outcome = { readonly ok: true; readonly status: number } | { readonly ok: false; readonly status: number | null; readonly error: string };
 
-async function send(webhook: WebhookConfig, row: OutboxRow, timeoutMs: number): Promise<Outcome> {
-  const headers: Record<string, string> = { ...webhook.headers, 'content-type': 'application/json', 'x-strapi-event': row.event };
-  if (webhook.secret !== null) headers['x-capi-signature'] = `sha256=${createHmac('sha256', webhook.secret).update(row.payload).digest('hex')}`;
+async function send(request: DeliveryRequest, timeoutMs: number): Promise<Outcome> {
   try {
-    const res = await fetch(webhook.url, { method: 'POST', headers, body: row.payload, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    const res = await fetch(request.url, { method: request.method, headers: request.headers, body: request.body, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
     await res.body?.cancel();
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
     return { ok: false, status: res.status, error: `answered ${res.status}` };

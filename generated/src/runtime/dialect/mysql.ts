@@ -142,6 +142,8 @@ export const mysqlDialect: Dialect = {
     timestampType: 'DATETIME(3)',
     checksForeignKeys: false,
   },
+  // Replicas' positions (GTID sets) are not compared: start-up refuses DATABASE_REPLICA_URLS here.
+  replication: undefined,
   json: {
     arrayOpen: 'JSON_ARRAY(',
     emptyArray: 'JSON_ARRAY()',

@@ -11,6 +11,14 @@ import type { Dialect, IdKind } from './types.ts';
 /** The key of the migrations' advisory lock: "capi" and 1. */
 const migrationLockKey = [0x63617069, 1] as const;
 
+/** A log sequence number as PostgreSQL writes it, `16/B374D848`: the two 32-bit halves of a 64-bit position. */
+const lsnPattern = /^([0-9A-F]{1,8})\/([0-9A-F]{1,8})$/i;
+
+function parseLsn(text: string): bigint | undefined {
+  const match = lsnPattern.exec(text);
+  return match === null ? undefined : (BigInt(`0x${match[1]}`) << 32n) | BigInt(`0x${match[2]}`);
+}
+
 function bindValue(value: SqlValue): unknown {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();
@@ -82,6 +90,11 @@ export const postgresDialect: Dialect = {
     unbounded: 'SET LOCAL statement_timeout = 0',
     timestampType: 'TIMESTAMPTZ',
     checksForeignKeys: false,
+  },
+  replication: {
+    primaryPosition: 'SELECT pg_current_wal_lsn()::text AS position',
+    replayedPosition: 'SELECT pg_last_wal_replay_lsn()::text AS position',
+    parsePosition: parseLsn,
   },
   json: {
     arrayOpen: 'json_build_array(',

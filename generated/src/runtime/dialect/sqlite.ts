@@ -77,6 +77,8 @@ export const sqliteDialect: Dialect = {
     timestampType: 'TEXT',
     checksForeignKeys: true,
   },
+  // One file has no replicas.
+  replication: undefined,
   json: {
     arrayOpen: 'json_array(',
     emptyArray: 'json_array()',

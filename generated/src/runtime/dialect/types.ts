@@ -79,6 +79,20 @@ export interface MigrationSupport {
   readonly checksForeignKeys: boolean;
 }
 
+/**
+ * How a primary and its streaming replicas say how far along the log they are, for read
+ * replicas (replicas/): a read that must see a write goes to a replica only once the replica has
+ * replayed past the position the primary reported after the write committed.
+ */
+export interface ReplicationSupport {
+  /** One row, column `position`: where the primary's log ends, after every commit made before it ran. */
+  readonly primaryPosition: string;
+  /** One row, column `position`: how far a replica has replayed; NULL on a server that replicates nothing. */
+  readonly replayedPosition: string;
+  /** A position as a comparable number; undefined when `text` is none (a forged or damaged value is ignored, never an error). */
+  parsePosition(text: string): bigint | undefined;
+}
+
 /** The JSON functions of the one-statement reads (engine/nested.ts). */
 export interface JsonSupport {
   /** Opening of the function that builds a JSON array of its arguments: `json_array(`. */
@@ -351,6 +365,8 @@ export interface Dialect {
    */
   analyzeTable(table: string): string | undefined;
   readonly migrations: MigrationSupport;
+  /** Read replicas (DATABASE_REPLICA_URLS); undefined where they are not supported, which start-up then refuses. */
+  readonly replication: ReplicationSupport | undefined;
   readonly json: JsonSupport;
   readonly capabilities: Capabilities;
 }

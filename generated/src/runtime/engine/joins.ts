@@ -6,7 +6,7 @@
  * localized target the locale of the row it is reached from.
  */
 import type { Dialect, SqlValue } from '../database.ts';
-import type { Status } from '../query/types.ts';
+import type { RelationPublication, Status } from '../query/types.ts';
 import type { Field } from '../schema.ts';
 import { FILE_LINK_TABLE, UPLOAD_FILE_UID } from '../upload/file-schema.ts';
 import type { Registry, TypeInfo } from './registry.ts';
@@ -31,12 +31,14 @@ export interface PlanContext {
   readonly status: Status;
   /** The root query's locale when it names one (not `'*'`). */
   readonly rootLocale: string | undefined;
+  /** Refinements relation targets follow too (GraphQL reads); undefined for REST. */
+  readonly publication?: RelationPublication | undefined;
   alias(prefix: string): string;
 }
 
-export function createPlanContext(dialect: Dialect, registry: Registry, status: Status, rootLocale: string | undefined): PlanContext {
+export function createPlanContext(dialect: Dialect, registry: Registry, status: Status, rootLocale: string | undefined, publication?: RelationPublication): PlanContext {
   let next = 0;
-  return { dialect, registry, status, rootLocale, alias: (prefix) => `${prefix}${++next}` };
+  return { dialect, registry, status, rootLocale, publication, alias: (prefix) => `${prefix}${++next}` };
 }
 
 /** The locale requirement that rows of `type` at `alias` pass on to localized targets. */

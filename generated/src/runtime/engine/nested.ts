@@ -23,7 +23,7 @@
 import type { Dialect } from '../database.ts';
 import { NotRendered } from '../dialect/json-text.ts';
 import type { JsonTextSupport } from '../dialect/types.ts';
-import type { PopulateNode, PopulateTree, SortItem, Status } from '../query/types.ts';
+import type { PopulateNode, PopulateTree, RelationPublication, SortItem, Status } from '../query/types.ts';
 import type { Field } from '../schema.ts';
 import { FILE_LINK_TABLE, UPLOAD_FILE_UID } from '../upload/file-schema.ts';
 import { compileFilter } from './filters.ts';
@@ -36,7 +36,7 @@ import { sortKeys, type SortKey } from './sort.ts';
 import { layoutObject, LayoutNotRendered, type EdgeEntry, type EntityLayout, type ListWindow } from './layout.ts';
 import { and, column, fragment, joinFragments, limitClause, quote, TRUE, type Fragment } from './sql.ts';
 import type { Entity } from './types.ts';
-import { statusCondition } from './versions.ts';
+import { publicationKey, statusCondition, targetVersionCondition } from './versions.ts';
 
 /** Where a planned node's locale requirement for localized relation targets comes from. */
 type LocaleSource =
@@ -65,6 +65,8 @@ export interface NestedVersions {
   readonly status: Status;
   /** The root query's locale when it names one (not `'*'`). */
   readonly rootLocale: string | undefined;
+  /** Refinements relation targets follow too (GraphQL reads). */
+  readonly publication?: RelationPublication | undefined;
 }
 
 /** What compiling a planned tree into SQL needs per request. */
@@ -212,7 +214,14 @@ export function planTree(planner: NestedPlanner, type: TypeInfo, alias: string, 
 /** Planning state of one tree: the alias counter, and the locale source of the root query. */
 function requestPlan(planner: NestedPlanner, versions: NestedVersions): PlanContext {
   let next = 0;
-  return { dialect: planner.dialect, registry: planner.registry, status: versions.status, rootLocale: versions.rootLocale, alias: (prefix) => `${prefix}x${++next}` };
+  return {
+    dialect: planner.dialect,
+    registry: planner.registry,
+    status: versions.status,
+    rootLocale: versions.rootLocale,
+    publication: versions.publication,
+    alias: (prefix) => `${prefix}x${++next}`,
+  };
 }
 
 /**
@@ -223,7 +232,7 @@ function oncePerVersions<T>(compile: (versions: NestedVersions, tree: PopulateTr
   const compiled = new LruCache<string, T>(COMPILED_PER_TREE);
   return (versions, tree) => {
     if (hasFilters(tree)) return compile(versions, tree);
-    const key = `${versions.status}|${versions.rootLocale ?? ''}`;
+    const key = `${versions.status}|${versions.rootLocale ?? ''}|${publicationKey(versions.publication)}`;
     let items = compiled.get(key);
     if (items === undefined) compiled.set(key, (items = compile(versions, tree)));
     return items;
@@ -349,7 +358,7 @@ function relationSource(aliases: AliasCounter, parent: RowsAt, owner: boolean, l
     from: `${quote(linkTable)} ${l} JOIN ${quote(target.table)} ${t} ON ${on}`,
     correlation: fragment(correlation),
     versions(request) {
-      const status = statusCondition(target, t, request.plan.status);
+      const status = targetVersionCondition(target, t, request.plan.status, request.plan.publication);
       if (!target.localized || locale.kind === 'none') return status;
       return and([status, joinFragments([fragment(`${column(t, 'locale')} = `), localeValue(locale, request)], '')]);
     },

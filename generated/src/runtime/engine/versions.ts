@@ -3,7 +3,7 @@
  * on localized types, and Strapi's publicationFilter / hasPublishedVersion refinements, which
  * look at the sibling versions of the same document and locale.
  */
-import type { PublicationFilter, Status } from '../query/types.ts';
+import type { PublicationFilter, RelationPublication, Status } from '../query/types.ts';
 import type { TypeInfo } from './registry.ts';
 import { and, column, FALSE, fragment, not, quote, TRUE, type Fragment } from './sql.ts';
 
@@ -61,6 +61,18 @@ export function publicationCondition(type: TypeInfo, alias: string, status: Stat
     parts.push(hasPublishedVersion ? has : not(has));
   }
   return and(parts);
+}
+
+/** The versions of a relation's target rows: the root's status and, from GraphQL, its publication refinements. */
+export function targetVersionCondition(type: TypeInfo, alias: string, status: Status, publication: RelationPublication | undefined): Fragment {
+  const byStatus = statusCondition(type, alias, status);
+  if (publication === undefined) return byStatus;
+  return and([byStatus, publicationCondition(type, alias, status, publication.publicationFilter, publication.hasPublishedVersion)]);
+}
+
+/** A cache key part for `publication`. */
+export function publicationKey(publication: RelationPublication | undefined): string {
+  return publication === undefined ? '' : `${publication.publicationFilter ?? ''}|${String(publication.hasPublishedVersion ?? '')}`;
 }
 
 /** EXISTS a version of the same document (and locale) with the given status; `updatedAtCompare` compares its updated_at. */

@@ -11,7 +11,10 @@ import { parseQueryString } from '../query/params.ts';
 import type { RestContext } from '../rest/context.ts';
 import { coreActions, search, UntouchedContext } from '../rest/core-actions.ts';
 import type { ContentTypeSchema } from '../schema.ts';
-import { sendJson } from '../send.ts';
+import { JsonText, sendJson } from '../send.ts';
+import { sendCached, type RouteCache } from '../cache/http.ts';
+import { reachableTypes, restAnswerKeys, type AnswerKeys } from '../cache/keys.ts';
+import { RESPONSE_FORMAT_HEADER, wantsV4 } from '../rest/v4-format.ts';
 import type { Action, BootstrapApp, ContentTypeExtension, CoreActionName, CoreActions, DefaultQuery, Extensions, RouteConfig, RouteContext } from './types.ts';
 
 /** What the REST layer needs of the project's extensions. */
@@ -38,7 +41,8 @@ export function routeHandlers(schema: ContentTypeSchema, context: RestContext): 
   return Object.fromEntries(
     coreActionNames.map((name) => {
       const run = actions[name] ?? missing;
-      return [name, handler(context, { uid: schema.uid, action: name, run, core: run === core[name], config: extension?.config?.[name], defaultQuery: extension?.defaultQuery, auth: true })];
+      const read = name === 'find' || name === 'findOne';
+      return [name, handler(context, { uid: schema.uid, action: name, run, core: run === core[name], read, config: extension?.config?.[name], defaultQuery: extension?.defaultQuery, auth: true })];
     }),
   ) as Record<CoreActionName, RequestHandler>;
 }
@@ -53,7 +57,7 @@ export function customRoutes(context: RestContext): Router {
     for (const route of extension.routes ?? []) {
       const run = actions[route.handler];
       if (run === undefined) throw new Error(`src/extensions: the route ${route.method} ${route.path} of ${uid} calls ${route.handler}, which its controller does not have`);
-      const handle = handler(context, { uid, action: route.handler, run, core: false, config: route, defaultQuery: undefined, auth: route.auth !== false });
+      const handle = handler(context, { uid, action: route.handler, run, core: false, read: false, config: route, defaultQuery: undefined, auth: route.auth !== false });
       router[methodOf(route.method)](route.path, handle);
     }
   }
@@ -94,6 +98,8 @@ interface Route {
   readonly run: Action;
   /** `run` is the type's core action itself, not the project's. */
   readonly core: boolean;
+  /** A core read route (find, findOne): its answers get config/cache.json's headers. */
+  readonly read: boolean;
   readonly config: RouteConfig | undefined;
   readonly defaultQuery: DefaultQuery | undefined;
   readonly auth: boolean;
@@ -105,6 +111,9 @@ function handler(context: RestContext, route: Route): RequestHandler {
   // Nothing but the core action will see the request's query: it may take its plan by the raw
   // query string (core-actions.ts), and the query is parsed only if something asks for it.
   const alone = route.core && policies.length === 0 && middlewares.length === 0 && route.defaultQuery === undefined;
+  // The v4 format is another body for the same URL.
+  const cache = route.read ? context.cache?.route([`${route.uid}.${route.action}`, route.uid], ['Strapi-Response-Format']) : undefined;
+  const list = route.action === 'find' && context.model.contentTypes[route.uid]?.kind === 'collectionType';
   return async (req, res) => {
     const access = context.resolveAccess(req);
     if (route.auth) authorize(access, `${route.uid}.${route.action}`);
@@ -125,8 +134,25 @@ function handler(context: RestContext, route: Route): RequestHandler {
     };
     await next(0);
     if (body === undefined) res.status(ctx.status === 200 ? 204 : ctx.status).end();
+    else if (cache !== undefined && ctx.status === 200 && (req.method === 'GET' || req.method === 'HEAD')) sendRead(req, res, cache, body, (sent) => readKeys(context, route, list, req, sent));
     else sendJson(res, ctx.status, body);
   };
+}
+
+/** A read's 200 answer with its cache headers (cache/http.ts). */
+function sendRead(req: Request, res: Response, cache: RouteCache, body: unknown, keys: (sent: unknown) => AnswerKeys): void {
+  const text = body instanceof JsonText ? body.text : JSON.stringify(body);
+  sendCached(req, res, cache, 'application/json; charset=utf-8', text, () => keys(body instanceof JsonText ? JSON.parse(text) : body));
+}
+
+/**
+ * The surrogate keys of a read's answer: read off the answer where it has Strapi 5's shape (the
+ * core action's, `alone` or behind policies), else every type the route's type can reach (a
+ * project's controller may answer anything about it; Strapi 4's format nests differently).
+ */
+function readKeys(context: RestContext, route: Route, list: boolean, req: Request, sent: unknown): AnswerKeys {
+  if (!route.core || wantsV4(req.headers[RESPONSE_FORMAT_HEADER])) return reachableTypes(context.model, route.uid);
+  return restAnswerKeys(context.model, route.uid, list, sent);
 }
 
 function routeContext(req: Request, res: Response, route: Route, access: RouteContext['state']['access'], alone: boolean): RouteContext {

@@ -15,6 +15,7 @@ import type { GraphQLResolveInfo } from './graphql-js.ts';
 import type { UsersGraphql } from './resolvers-users.ts';
 import type { BindingIndex } from './schema-index.ts';
 import type { DerivedLists } from './selection-lists.ts';
+import type { LocaleIdentities } from '../rest/locales.ts';
 
 export interface GraphqlRuntime {
   readonly model: ModelSchema;
@@ -28,6 +29,8 @@ export interface GraphqlRuntime {
   readonly queryBudget: QueryBudget;
   /** When the locales were loaded: their timestamps (locales live in configuration, not in a table). */
   readonly localesSince: Date;
+  /** The ids `capi import` kept for locale codes (rest/locales.ts). */
+  readonly localeIdentities: LocaleIdentities;
   /** users-permissions' sign-in (`me`, `login`, ...); absent, those operations are not served. */
   readonly users?: UsersGraphql;
 }

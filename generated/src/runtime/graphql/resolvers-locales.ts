@@ -32,7 +32,7 @@ function text(column: string): Field {
 const localeTarget: Target = { kind: 'contentType', uid: LOCALE_UID, attributes: { name: text('name'), code: text('code') }, localized: false };
 
 export function localeQueryResolvers(runtime: GraphqlRuntime): ObjectResolvers {
-  const all = (): Entity[] => localeEntities(runtime.i18n, runtime.localesSince).map((locale) => ({ ...locale }));
+  const all = (): Entity[] => localeEntities(runtime.i18n, runtime.localesSince, runtime.localeIdentities).map((locale) => ({ ...locale }));
   const list = (args: Args, context: GraphqlContext) => {
     const argsCtx = argsContext(runtime, context);
     const filter = graphqlFilters(args['filters'], localeTarget, argsCtx);

@@ -2,7 +2,7 @@
  * The custom scalars of Strapi's schema, with the formats the engine reads and writes:
  *
  *   JSON             any JSON value, literals included (objects, lists, variables inside)
- *   DateTime         ISO 8601 date-time string (`2024-01-15T10:30:00.000Z`)
+ *   DateTime         ISO 8601 date-time string (`2024-01-15T10:30:00.000Z`); a date alone is refused, as in Strapi
  *   Date             `YYYY-MM-DD`
  *   Time             `HH:mm[:ss[.SSS]]`
  *   Long             a biginteger: a number in GraphQL, as in Strapi; beyond 2^53 (which a
@@ -28,7 +28,8 @@ export interface ScalarResolver {
 }
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+// The time is required: Strapi's DateTime (graphql-scalars) refuses a bare date with BAD_USER_INPUT.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/i;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d{1,9})?)?$/;
 const DIGITS = /^[+-]?\d+$/;
 

@@ -33,13 +33,15 @@ export interface BuiltMiddlewares {
 export interface MiddlewareContext {
   readonly projectRoot: string;
   readonly logger: Logger;
+  /** Tracing is on: the request log names each request's trace. */
+  readonly traced?: boolean;
 }
 
 type Built = { readonly before?: RequestHandler; readonly fallback?: RequestHandler; readonly forProjectCode?: true };
 type Builders = { readonly [N in MiddlewareEntry['name']]: (entry: Extract<MiddlewareEntry, { name: N }>, context: MiddlewareContext) => Built };
 
 const builders: Builders = {
-  'strapi::logger': (_entry, { logger }) => ({ before: requestLog(logger) }),
+  'strapi::logger': (_entry, { logger, traced }) => ({ before: requestLog(logger, traced === true) }),
   // Strapi's error envelope is the app's last handler whatever the list says (server.ts).
   'strapi::errors': () => ({}),
   'strapi::security': ({ config }) => ({ before: helmet(helmetOptions(config)) }),

@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from '../logger.ts';
+import { traceFieldsOf } from '../observability/trace-fields.ts';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -48,11 +49,17 @@ function pathOf(req: IncomingMessage): string {
   return question === -1 ? url : url.slice(0, question);
 }
 
-export function requestLog(logger: Logger): RequestHandler {
+/**
+ * `traced`: tracing is on (observability/tracing.ts), and each line carries the request's
+ * `traceId` and `spanId`, so that a log search leads to the trace and back.
+ */
+export function requestLog(logger: Logger, traced = false): RequestHandler {
   // Above info, pino-http would still build two child loggers and time every request for a
   // success line it then drops (about 5% of a small read, docs/benchmarks.md).
   if (!logger.isLevelEnabled('info')) return failedRequestLog(logger);
   const handler = pinoHttp<IncomingMessage, ServerResponse>({
+    // The line's own object rather than pino-http's customProps, which needs pino-http's copy of pino.
+    ...(traced ? { customSuccessObject: withTrace, customErrorObject: (req: IncomingMessage, _res: ServerResponse, _error: Error, fields: object) => withTrace(req, _res, fields) } : {}),
     logger,
     // requestId above ran first; pino-http reads the same id.
     genReqId: (req) => {
@@ -72,6 +79,10 @@ export function requestLog(logger: Logger): RequestHandler {
   return handler as unknown as RequestHandler;
 }
 
+function withTrace(req: IncomingMessage, _res: ServerResponse, fields: object): object {
+  return { ...fields, ...traceFieldsOf(req) };
+}
+
 /**
  * The request log when info lines are off: only what pino-http logs above info, a request
  * answered with a 5xx, as the same error line (its reqId, method and path, status, response time,
@@ -87,6 +98,7 @@ function failedRequestLog(logger: Logger): RequestHandler {
       const path = pathOf(req);
       const fields = {
         reqId: (req as { id?: unknown }).id,
+        ...traceFieldsOf(req),
         req: { method: req.method, path },
         res: { status: res.statusCode },
         err: new Error(`failed with status code ${res.statusCode}`),

@@ -22,6 +22,9 @@ import type { ListQuery, ReadQuery, SortItem } from './types.ts';
 export type { QueryContext } from './context.ts';
 export { parseQueryString, QUERY_LIMITS } from './query-string.ts';
 
+/** The root parameters the content API reads; any other is ignored (and logged once, unknown-params.ts). */
+export const ROOT_PARAMS = ['filters', 'sort', 'fields', 'populate', 'pagination', 'status', 'locale', 'publicationFilter', 'hasPublishedVersion', 'page', 'pageSize', '_q'] as const;
+
 /** A list read (`GET /api/<plural>`): everything a ReadQuery has, plus sort and pagination. */
 export function parseListQuery(raw: RawRecord, context: QueryContext): ListQuery {
   const scope = parseScope(context);

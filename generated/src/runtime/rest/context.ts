@@ -4,7 +4,9 @@ import type { I18nConfig, RestConfig } from '../config.ts';
 import type { QueryBudget } from '../engine/budget.ts';
 import type { DocumentService } from '../engine/types.ts';
 import type { RestExtensions } from '../extensions/pipeline.ts';
+import type { UnknownQueryParams } from '../query/unknown-params.ts';
 import type { ModelSchema } from '../schema.ts';
+import type { HttpCache } from '../cache/http.ts';
 
 export interface RestContext {
   readonly model: ModelSchema;
@@ -16,4 +18,8 @@ export interface RestContext {
   readonly resolveAccess: AccessResolver;
   /** The project's controllers, routes, policies, middlewares and default queries (src/extensions). */
   readonly extensions?: RestExtensions;
+  /** Logs each query parameter the core actions do not read, once per name. */
+  readonly unknownParams?: UnknownQueryParams;
+  /** config/cache.json's rules for the read routes' answers. */
+  readonly cache?: HttpCache;
 }

@@ -28,6 +28,7 @@ import { ImportError, InsertBatches } from './insert-batches.ts';
 import { defaultImportLimits, ImportLimitError, type ImportLimits } from './limits.ts';
 import { diffSchemas, parseArchiveSchema, type ArchiveSchema } from './schema-diff.ts';
 import { isSkippedAttribute, own, targetOf, type TypeTarget } from './targets.ts';
+import type { LocaleIdentity } from '../rest/locales.ts';
 
 /** Where a write pass writes: the transaction, the work folder assets are staged in, and the upload provider they go to. */
 export interface WalkSink {
@@ -75,6 +76,8 @@ export class ImportWalk {
   /** Tables that got rows with explicit ids (their PostgreSQL sequences must move past them). */
   readonly tablesWithIds = new Set<string>();
   strapiVersion: string | undefined;
+  /** The archive's locale rows: capi keeps their ids for config/plugins.json's locales of the same code. */
+  readonly localeIdentities: LocaleIdentity[] = [];
 
   /** documentId of each imported row, per type (files included); component rows map to ''. */
   readonly #rows = new Map<string, Map<number, string>>();
@@ -298,7 +301,7 @@ export class ImportWalk {
       return;
     }
     if (target.kind === 'skipped') {
-      if (line.type === 'plugin::i18n.locale' && typeof line.data['code'] === 'string') this.#archiveLocales.add(line.data['code']);
+      if (line.type === 'plugin::i18n.locale') this.#locale(line);
       this.#skip(line.type, target.reason);
       return;
     }
@@ -344,6 +347,15 @@ export class ImportWalk {
     rows.set(line.id, documentId);
     increment(this.counts.entities, line.type);
     for (const [name, field, value] of owned) await this.#owned(line.type, line.id, name, field, value, where);
+  }
+
+  #locale(line: EntityLine): void {
+    const { code, documentId } = line.data;
+    if (typeof code !== 'string') return;
+    this.#archiveLocales.add(code);
+    if (typeof documentId === 'string' && documentId !== '' && documentId.length <= 255 && !this.localeIdentities.some((known) => known.code === code)) {
+      this.localeIdentities.push({ code, id: line.id, documentId });
+    }
   }
 
   #timestamp(line: EntityLine, key: string, where: string): Date | null {

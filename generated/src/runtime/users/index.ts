@@ -9,6 +9,7 @@ import type { AppContext } from '../server.ts';
 import { parseReadQuery } from '../query/params.ts';
 import { jwtSecret } from '../user-jwt.ts';
 import { emailProvider } from './email.ts';
+import { roleActions, type RoleActions } from './role-permissions.ts';
 import { signInLimiter, type SignInLimiter } from './rate-limit.ts';
 import { usersRoutes } from './routes.ts';
 import { usersService, type UsersService } from './service.ts';
@@ -30,7 +31,13 @@ const KNOWN_ROLES: Readonly<Record<string, { name: string; description: string }
   authenticated: { name: 'Authenticated', description: 'Default role given to authenticated user.' },
 };
 
-export async function usersPlugin(app: AppContext, documents: DocumentService, resolveAccess: AccessResolver, accounts: AccountStore = accountStore(app.db, app.model)): Promise<UsersPlugin> {
+export async function usersPlugin(
+  app: AppContext,
+  documents: DocumentService,
+  resolveAccess: AccessResolver,
+  roles: RoleActions = roleActions(app.db, app.config.permissions, app.model),
+  accounts: AccountStore = accountStore(app.db, app.model),
+): Promise<UsersPlugin> {
   await ensureRoles(app, documents, accounts);
   const userSchema = typeOf(app.model, USER_UID);
   const password = userSchema.attributes['password'] as ScalarField | undefined;
@@ -38,6 +45,8 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
   const service = usersService({
     accounts,
     documents,
+    roles,
+    userAttributes: new Set(Object.keys(userSchema.attributes)),
     config: app.config.plugins.usersPermissions,
     jwtSecret: jwtSecret(app.env ?? process.env),
     email: emailProvider(app.config.plugins.email, app.logger),
@@ -55,19 +64,29 @@ export async function usersPlugin(app: AppContext, documents: DocumentService, r
     rest: app.config.api.rest,
     i18n: app.config.plugins.i18n,
     config: app.config.plugins.usersPermissions,
-    permissions: app.config.permissions,
+    roles,
     resolveAccess,
     limiter,
   });
   return { accounts, documents, service, routes, limiter };
 }
 
-/** One role row per role of config/permissions.json, so that users can be given any of them. */
+/**
+ * One role row per role of config/permissions.json, so that users can be given any of them.
+ * Replicas of a deployment start together on one database and all find a role missing: the
+ * creates queue on the role type's unique lock (write-documents.ts `lockForWrite`), the first
+ * one writes the row and the others fail its unique check. Such a failure is another process's
+ * success: the role is read again and only a role still missing is an error.
+ */
 async function ensureRoles(app: AppContext, documents: DocumentService, accounts: AccountStore): Promise<void> {
   const existing = new Set((await accounts.roles()).map((role) => role.type));
   for (const type of Object.keys(app.config.permissions)) {
     if (existing.has(type)) continue;
     const known = KNOWN_ROLES[type] ?? { name: type.charAt(0).toUpperCase() + type.slice(1), description: `The ${type} role of config/permissions.json.` };
-    await documents.create(ROLE_UID, { ...known, type }, { status: 'published' });
+    try {
+      await documents.create(ROLE_UID, { ...known, type }, { status: 'published' });
+    } catch (error) {
+      if (!(await accounts.roles()).some((role) => role.type === type)) throw error;
+    }
   }
 }

@@ -3,7 +3,7 @@
  *   POST /auth/local, /auth/local/register, /auth/change-password, /auth/forgot-password,
  *        /auth/reset-password, /auth/send-email-confirmation   GET /auth/email-confirmation
  *   GET /users, /users/count, /users/me, /users/:id   POST /users   PUT|DELETE /users/:id
- *   GET /users-permissions/roles, /users-permissions/roles/:id
+ *   GET|POST /users-permissions/roles   GET|PUT|DELETE /users-permissions/roles/:id
  * Users are answered bare (no `data` envelope) and addressed by their numeric `id`, as in Strapi.
  * Each route checks the plugin's action (`plugin::users-permissions.auth.callback`, ...).
  */
@@ -12,7 +12,6 @@ import { authorize, canRead, type Access, type AccessResolver } from '../access.
 import type { UsersPermissionsConfig } from '../config.ts';
 import type { DocumentService, Entity } from '../engine/types.ts';
 import { NotFoundError } from '../errors.ts';
-import type { Permissions } from '../permissions.ts';
 import { parseListQuery, parseQueryString, parseReadQuery } from '../query/params.ts';
 import { own } from '../query/raw.ts';
 import type { ListQuery, ReadQuery } from '../query/types.ts';
@@ -20,6 +19,7 @@ import type { I18nConfig, RestConfig } from '../config.ts';
 import type { ModelSchema } from '../schema.ts';
 import { sendJson } from '../send.ts';
 import type { SignInLimiter, SignInOperation } from './rate-limit.ts';
+import { permissionsTree, type RoleActions } from './role-permissions.ts';
 import { ROLE_UID, typeOf, USER_UID, type AccountStore, type RoleRow } from './store.ts';
 import type { UsersService } from './service.ts';
 
@@ -31,7 +31,7 @@ export interface UsersRoutesContext {
   readonly rest: RestConfig;
   readonly i18n: I18nConfig;
   readonly config: UsersPermissionsConfig;
-  readonly permissions: Permissions;
+  readonly roles: RoleActions;
   readonly resolveAccess: AccessResolver;
   readonly limiter: SignInLimiter;
 }
@@ -54,6 +54,11 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
   const readable = (access: Access) => (uid: string) => uid === ROLE_UID || canRead(access, uid);
   const queryContext = (access: Access) => ({ schema: userSchema, model: ctx.model, rest: ctx.rest, i18n: ctx.i18n, canRead: readable(access) });
   const readQuery = (req: Request, access: Access): ReadQuery => parseReadQuery(parseQueryString(search(req)), queryContext(access));
+  // Strapi's user service reads a created or updated user back with its role.
+  const writeQuery = (req: Request, access: Access): ReadQuery => {
+    const raw = parseQueryString(search(req));
+    return parseReadQuery(own(raw, 'populate') === undefined ? { ...raw, populate: 'role' } : raw, queryContext(access));
+  };
   const listQuery = (req: Request, access: Access): ListQuery => {
     const raw = parseQueryString(search(req));
     const parsed = parseListQuery(raw, queryContext(access));
@@ -65,6 +70,12 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
   const byId = async (req: Request): Promise<number> => {
     const id = Number(req.params.id);
     return Number.isSafeInteger(id) && id > 0 ? id : Number.NaN;
+  };
+  // A role id that is not a number names no role: 404 as for an unknown one, never a query with NaN.
+  const roleId = async (req: Request): Promise<number> => {
+    const id = await byId(req);
+    if (Number.isNaN(id)) throw new NotFoundError('Role not found');
+    return id;
   };
   const respond =
     (handler: (req: Request) => Promise<{ status: number; body: unknown }>): RequestHandler =>
@@ -145,7 +156,7 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
   router.post(
     '/users',
     respond(async (req) => {
-      const query = readQuery(req, allowed(req, 'user.create'));
+      const query = writeQuery(req, allowed(req, 'user.create'));
       const account = await service.createUser(req.body);
       return { status: 201, body: await service.present(account, query) };
     }),
@@ -153,7 +164,7 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
   router.put(
     '/users/:id',
     respond(async (req) => {
-      const query = readQuery(req, allowed(req, 'user.update'));
+      const query = writeQuery(req, allowed(req, 'user.update'));
       const account = await service.updateUser(await byId(req), req.body);
       return ok(await service.present(account, query));
     }),
@@ -179,10 +190,22 @@ export function usersRoutes(ctx: UsersRoutesContext): Router {
     '/users-permissions/roles/:id',
     respond(async (req) => {
       allowed(req, 'role.findOne');
-      const role = await ctx.accounts.roleById(await byId(req));
+      const role = await ctx.accounts.roleById(await roleId(req));
       if (role === undefined) throw new NotFoundError('Role not found');
-      return ok({ role: { ...roleJson(role), permissions: permissionsTree(ctx.permissions[role.type] ?? []) } });
+      return ok({ role: { ...roleJson(role), permissions: permissionsTree(ctx.roles.known, await ctx.roles.of(role.type)) } });
     }),
+  );
+  router.post(
+    '/users-permissions/roles',
+    respond(async (req) => (allowed(req, 'role.createRole'), await service.createRole(req.body), ok({ ok: true }))),
+  );
+  router.put(
+    '/users-permissions/roles/:id',
+    respond(async (req) => (allowed(req, 'role.updateRole'), await service.updateRole(await roleId(req), req.body), ok({ ok: true }))),
+  );
+  router.delete(
+    '/users-permissions/roles/:id',
+    respond(async (req) => (allowed(req, 'role.deleteRole'), await service.deleteRole(await roleId(req)), ok({ ok: true }))),
   );
   return router;
 }
@@ -204,22 +227,6 @@ function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null;
   const date = value instanceof Date ? value : new Date(typeof value === 'number' ? value : String(value));
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
-}
-
-/**
- * A role's actions in the shape Strapi's role endpoint answers:
- * `{ "api::article": { controllers: { article: { find: { enabled: true, policy: "" } } } } }`.
- */
-function permissionsTree(actions: readonly string[]): Entity {
-  const tree: Record<string, { controllers: Record<string, Record<string, { enabled: boolean; policy: string }>> }> = {};
-  for (const action of actions) {
-    const match = /^(.+)\.([^.]+)\.([^.]+)$/.exec(action);
-    if (match === null) continue;
-    const [, scope = '', controller = '', name = ''] = match;
-    const controllers = (tree[scope] ??= { controllers: {} }).controllers;
-    (controllers[controller] ??= {})[name] = { enabled: true, policy: '' };
-  }
-  return tree;
 }
 
 function search(req: Request): string {

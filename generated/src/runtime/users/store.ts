@@ -60,6 +60,8 @@ export interface AccountStore {
   roleByType(type: string): Promise<RoleRow | undefined>;
   roleById(id: number): Promise<RoleRow | undefined>;
   usersPerRole(): Promise<Map<string, number>>;
+  /** Gives the users of one role another (the role's documentId in the user's role link). */
+  moveUsers(fromRole: string, toRole: string): Promise<void>;
 }
 
 export function accountStore(db: Queryable, model: ModelSchema): AccountStore {
@@ -118,6 +120,9 @@ export function accountStore(db: Queryable, model: ModelSchema): AccountStore {
     async usersPerRole() {
       const rows = await db.query<{ document_id: string; n: number | string }>(`SELECT target_document_id AS document_id, COUNT(*) AS n FROM ${quote(role.linkTable)} GROUP BY target_document_id`);
       return new Map(rows.map((r) => [r.document_id, Number(r.n)]));
+    },
+    async moveUsers(fromRole, toRole) {
+      await db.execute(`UPDATE ${quote(role.linkTable)} SET target_document_id = ? WHERE target_document_id = ?`, [toRole, fromRole]);
     },
   };
 }

@@ -38,17 +38,14 @@ export type WebhookPayload = EntryPayload | MediaPayload;
 export async function enqueue(tx: Queryable, webhooks: readonly WebhookConfig[], payload: WebhookPayload): Promise<number> {
   const targets = webhooks.filter((w) => w.events.includes(payload.event));
   const body = JSON.stringify(payload);
-  for (const webhook of targets) {
-    await tx.execute(`INSERT INTO "${OUTBOX_TABLE}" (webhook, event, payload, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 0, ?, ?)`, [
-      webhook.name,
-      payload.event,
-      body,
-      // The payload's own instant, bound as a timestamp (its ISO text would be text on MySQL).
-      new Date(payload.createdAt),
-      new Date(payload.createdAt),
-    ]);
-  }
+  // The payload's own instant, bound as a timestamp (its ISO text would be text on MySQL).
+  for (const webhook of targets) await enqueueRow(tx, webhook.name, payload.event, body, new Date(payload.createdAt));
   return targets.length;
+}
+
+/** One delivery to the target named `target` (delivery.ts `DeliveryTarget`), inside the caller's transaction. */
+export async function enqueueRow(tx: Queryable, target: string, event: string, payload: string, at: Date): Promise<void> {
+  await tx.execute(`INSERT INTO "${OUTBOX_TABLE}" (webhook, event, payload, attempts, next_attempt_at, created_at) VALUES (?, ?, ?, 0, ?, ?)`, [target, event, payload, at, at]);
 }
 
 /**
