@@ -18,9 +18,6 @@ import type { Logger } from './logger.ts';
 /** The message a worker gets when the primary shuts down. */
 const SHUTDOWN = 'capi:shutdown';
 
-/** Workers still running this long after shutdown starts are killed (server.ts grace + margin). */
-const workerGraceMs = 15_000;
-
 /** Under a cluster, which worker this process is; nothing when it serves alone. */
 export function clusterWorker(): { readonly worker?: { readonly id: number; readonly pid: number } } {
   const worker = cluster.isWorker ? cluster.worker : undefined;
@@ -32,15 +29,20 @@ export function isClusterWorker(): boolean {
 }
 
 /**
- * In a worker: the primary's shutdown message, or the primary going away, closes the server
- * gracefully and ends the process.
+ * In a worker: the primary's shutdown message, or the primary going away, stops the server
+ * gracefully and ends the process. Call before the server starts, and hand it the server's stop
+ * once it listens: a shutdown that arrives while the worker still starts (the primary forks them
+ * one after another) then stops it as soon as it listens, instead of being lost.
  */
-export function followPrimary(close: () => Promise<void>, exit: (code: number) => never): void {
+export function followPrimary(exit: (code: number) => never): (stop: () => Promise<void>) => void {
+  let stopServer: (() => Promise<void>) | undefined;
+  let requested = false;
   let stopping = false;
   const stop = (): void => {
-    if (stopping) return;
+    requested = true;
+    if (stopServer === undefined || stopping) return;
     stopping = true;
-    close().then(
+    stopServer().then(
       () => exit(0),
       () => exit(1),
     );
@@ -49,6 +51,10 @@ export function followPrimary(close: () => Promise<void>, exit: (code: number) =
     if (message === SHUTDOWN) stop();
   });
   process.on('disconnect', stop);
+  return (serverStop) => {
+    stopServer = serverStop;
+    if (requested) stop();
+  };
 }
 
 /** A worker ended before it listened: what stops it would stop every other one too. */
@@ -70,6 +76,8 @@ export interface Primary {
 export interface PrimaryOptions {
   readonly workers: number;
   readonly logger: Logger;
+  /** Workers still running this long after shutdown starts are killed (their drain and timeout, and a margin). */
+  readonly graceMs: number;
   /** Environment of the workers (on top of this process' own). */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
@@ -112,8 +120,9 @@ export function startPrimary(options: PrimaryOptions): Primary {
         resolve();
       };
       const force = setTimeout(() => {
+        logger.warn(`${alive().length} server worker(s) still running ${options.graceMs / 1000} s after shutdown began: killed`);
         for (const worker of alive()) worker.process.kill('SIGKILL');
-      }, workerGraceMs);
+      }, options.graceMs);
       force.unref();
       cluster.on('exit', done);
       for (const worker of alive()) {

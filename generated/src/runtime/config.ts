@@ -4,18 +4,22 @@
  * PORT, DATABASE_URL; env.ts lists every variable the server reads). A missing file means "all defaults". Anything unknown or of the
  * wrong type stops start-up with a one-line ConfigError naming the file and the key.
  *
- * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false, metrics?: { enabled, path, port?, host? } }
+ * config/server.json       { host: "127.0.0.1", port: 1337, jsonLimit?: 1048576, workers: 1, proxy?: false, shutdown?: { drain: 0, timeout: 10 }, metrics?: { enabled, path, port?, host? } }
  *   jsonLimit (optional): largest accepted JSON request body, in bytes (larger ones get a 413);
  *   the default of strapi::body's jsonLimit in middlewares.json, which is where it now belongs.
  *   workers: server processes sharing the port (cluster.ts): a number, or "auto" for one per
  *     core; `--workers N` on the command line wins.
  *   proxy: trust X-Forwarded-For/-Proto from a proxy in front (client addresses for rate limits).
+ *   shutdown: on SIGTERM/SIGINT, `drain` seconds of serving with /_ready answering 503 (so that a
+ *     load balancer takes the process out first), then `timeout` seconds for requests in flight.
  *   metrics: Prometheus metrics, off unless enabled (observability/config.ts).
  * config/database.json     { client: "sqlite", connection: { filename: ".data/data.db" } }
- *                          { client: "postgres", connection: { url: "postgresql://..." }, pool: { max: 10 } }
+ *                          { client: "postgres", connection: { url: "postgresql://...", pgbouncer?: false }, pool: { max: 10 } }
  *                          { client: "mysql", connection: { url: "mysql://..." }, pool: { max: 10 } }
  *   filename is relative to the project root; DATABASE_URL (`file:./x.db`, `file:/abs.db`,
  *   `postgres://...`, `postgresql://...`, `mysql://...`, `mariadb://...`) replaces client and connection.
+ *   pgbouncer (or `?pgbouncer=true` in the URL, Prisma's spelling): PostgreSQL behind a pooler in
+ *     transaction mode; statements run unnamed and no startup `options` are sent (database-postgres.ts).
  *   replicas (optional, PostgreSQL): { urls: ["postgresql://..."], maxLagMs: 10000, checkIntervalMs: 1000 }:
  *     streaming replicas that serve reads (replicas/); DATABASE_REPLICA_URLS (comma-separated) replaces urls.
  * config/api.json          { rest: { defaultLimit: 25, maxLimit: 100, withCount: true }, query?: { maxDepth: 10, maxTables: 100, timeoutMs: 10000 } }
@@ -98,8 +102,15 @@ export interface ServerConfig {
    * address (rate limits, logs) and protocol come from them. Only behind a proxy that sets them.
    */
   readonly proxy: boolean;
+  /** What SIGTERM/SIGINT do (server.ts): fail readiness and keep serving for `drainMs`, then give requests in flight `timeoutMs`. */
+  readonly shutdown: ShutdownConfig;
   /** Prometheus metrics (observability/config.ts). */
   readonly metrics: MetricsConfig;
+}
+
+export interface ShutdownConfig {
+  readonly drainMs: number;
+  readonly timeoutMs: number;
 }
 
 export interface SqliteConfig {
@@ -116,6 +127,12 @@ export interface PostgresConfig {
   /** `host/database`, without credentials, for messages. */
   readonly label: string;
   readonly pool: { readonly max: number };
+  /**
+   * A pooler in transaction mode (PgBouncer's `pool_mode = transaction`) stands between: the
+   * server session changes from one transaction to the next, so no statement is named and no
+   * session option is set at connection start (database-postgres.ts). Absent: false.
+   */
+  readonly pgbouncer?: boolean;
 }
 
 /** MySQL 8 or MariaDB 10.11+, through mysql2 (`mysql://` or `mariadb://` URLs). */
@@ -353,7 +370,7 @@ function readConfigFile(projectRoot: string, name: ConfigFileName): { where: Whe
 }
 
 function serverConfig(where: Where, json: unknown, env: Environment): ServerConfig {
-  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy', 'metrics']);
+  const file = object(where, json, ['host', 'port', 'jsonLimit', 'workers', 'proxy', 'shutdown', 'metrics']);
   const envHost = nonEmpty(env.HOST);
   const envPort = nonEmpty(env.PORT);
   const host = envHost ?? (file.host === undefined ? '127.0.0.1' : string(at(where, 'host'), file.host));
@@ -365,8 +382,23 @@ function serverConfig(where: Where, json: unknown, env: Environment): ServerConf
         : integer(at(where, 'port'), file.port, { min: 0, max: 65535 });
   const jsonLimit = file.jsonLimit === undefined ? 1_048_576 : integer(at(where, 'jsonLimit'), file.jsonLimit, { min: 1 });
   const proxy = file.proxy === undefined ? false : boolean(at(where, 'proxy'), file.proxy);
+  const shutdown = shutdownConfig(at(where, 'shutdown'), file.shutdown ?? {});
   const metrics = metricsConfig(at(where, 'metrics'), file.metrics, env, port);
-  return { host, port, jsonLimit, proxy, metrics, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
+  return { host, port, jsonLimit, proxy, shutdown, metrics, ...(file.workers === undefined ? {} : { workers: workerCount(at(where, 'workers'), file.workers) }) };
+}
+
+/** Requests in flight get this long after the drain before their connections are cut. */
+const defaultShutdownTimeoutSeconds = 10;
+
+function shutdownConfig(where: Where, json: unknown): ShutdownConfig {
+  const file = object(where, json, ['drain', 'timeout']);
+  const seconds = (key: 'drain' | 'timeout', fallback: number): number => {
+    const value = file[key];
+    if (value === undefined) return fallback;
+    // 0 is a valid drain (stop accepting at once, as before); a duration string has no zero.
+    return typeof value === 'number' ? integer(at(where, key), value, { min: 0 }) : duration(at(where, key), value);
+  };
+  return { drainMs: seconds('drain', 0) * 1000, timeoutMs: seconds('timeout', defaultShutdownTimeoutSeconds) * 1000 };
 }
 
 /** Most server processes a project may ask for: beyond a few per core they only cost memory. */
@@ -405,12 +437,13 @@ const clientConfigs: Readonly<Record<DatabaseKind, ClientConfig>> = {
   },
   postgres: {
     defaultFile: { client: 'postgres', connection: { url: defaultPostgresUrl }, pool: { max: 10 } },
-    connectionKeys: ['url'],
+    connectionKeys: ['url', 'pgbouncer'],
     pooled: true,
     read(where, connection, poolMax) {
       if (connection.url === undefined) fail(at(at(where, 'connection'), 'url'), 'is required when client is "postgres"');
       const url = string(at(at(where, 'connection'), 'url'), connection.url);
-      return postgresConfig(at(at(where, 'connection'), 'url'), url, poolMax);
+      const pgbouncer = connection.pgbouncer === undefined ? undefined : boolean(at(at(where, 'connection'), 'pgbouncer'), connection.pgbouncer);
+      return postgresConfig(at(at(where, 'connection'), 'url'), url, poolMax, pgbouncer);
     },
   },
   mysql: {
@@ -501,7 +534,7 @@ function sqliteConfig(filename: string, projectRoot: string): SqliteConfig {
   return { client: 'sqlite', filename: absolute, label };
 }
 
-function postgresConfig(where: Where, url: string, poolMax: number): PostgresConfig {
+function postgresConfig(where: Where, url: string, poolMax: number, pgbouncerKey?: boolean): PostgresConfig {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -513,7 +546,23 @@ function postgresConfig(where: Where, url: string, poolMax: number): PostgresCon
   }
   if (parsed.hostname === '') fail(where, `names no host ${got(redactUrl(url))}`);
   const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || parsed.username || 'postgres';
-  return { client: 'postgres', url, label: `${parsed.host}/${database}`, pool: { max: poolMax } };
+  const { url: driverUrl, pgbouncer } = pgbouncerParameter(where, url, parsed);
+  if (pgbouncer !== undefined && pgbouncerKey !== undefined && pgbouncer !== pgbouncerKey) {
+    fail(where, `says pgbouncer=${pgbouncer} while connection.pgbouncer is ${pgbouncerKey}: give it once`);
+  }
+  return { client: 'postgres', url: driverUrl, label: `${parsed.host}/${database}`, pool: { max: poolMax }, pgbouncer: pgbouncer ?? pgbouncerKey ?? false };
+}
+
+/**
+ * `?pgbouncer=true` (Prisma's spelling, which users of Supabase and PgBouncer already put in their
+ * URLs): taken out of the URL, which then goes to pg without it. Other parameters stay as written.
+ */
+function pgbouncerParameter(where: Where, url: string, parsed: URL): { url: string; pgbouncer?: boolean } {
+  const given = parsed.searchParams.get('pgbouncer');
+  if (given === null) return { url };
+  if (given !== 'true' && given !== 'false') fail(where, `has pgbouncer=${given}: it must be true or false ${got(redactUrl(url))}`);
+  parsed.searchParams.delete('pgbouncer');
+  return { url: parsed.toString(), pgbouncer: given === 'true' };
 }
 
 function mysqlConfig(where: Where, url: string, poolMax: number): MysqlConfig {

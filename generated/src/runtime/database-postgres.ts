@@ -9,7 +9,7 @@ import type { PostgresConfig } from './config.ts';
 import { DatabaseOpenError, describeDriverError, type Database, type OpenOptions, type SqlValue } from './database.ts';
 import { pooledDatabase, type PoolDriver } from './database-pooled.ts';
 import { postgresDialect } from './dialect/postgres.ts';
-import { renderStatement } from './engine/sql.ts';
+import { quote, renderStatement } from './engine/sql.ts';
 
 const oids = { int8: 20, date: 1082, time: 1083, timestamp: 1114, timestamptz: 1184, timetz: 1266, numeric: 1700 } as const;
 const keptAsText: ReadonlySet<number> = new Set(Object.values(oids));
@@ -26,9 +26,11 @@ const types: pg.CustomTypesConfig = {
 export const connectTimeoutMs = 10_000;
 
 export async function openPostgres(config: PostgresConfig, options: OpenOptions = {}): Promise<Database> {
+  const session = sessions[config.pgbouncer === true ? 'pgbouncer' : 'direct'];
+  const warn = options.onWarning ?? (() => undefined);
   let pool: pg.Pool;
   try {
-    pool = new pg.Pool({ connectionString: withSessionOptions(config.url, options.statementTimeoutMs), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
+    pool = new pg.Pool({ connectionString: session.connectionString(config.url, options.statementTimeoutMs), max: config.pool.max, connectionTimeoutMillis: connectTimeoutMs, types });
   } catch (error) {
     throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}`);
   }
@@ -37,11 +39,13 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
   pool.on('error', (error) => options.onBackgroundError?.(error));
   try {
     await pool.query('SELECT 1');
+    await session.check(pool, config, sessionSettings(options.statementTimeoutMs), warn);
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}`);
+    throw new DatabaseOpenError(`cannot connect to postgres ${config.label}: ${describeDriverError(error)}${refusedOptionsHint(error)}`);
   }
-  return pooledDatabase(postgresDriver, pool, `postgres ${config.label}`);
+  const naming = new StatementNaming(session.namedStatements, (error) => warn(namingMismatchMessage(config, error)));
+  return pooledDatabase(postgresDriver(naming), pool, `postgres ${config.label}`);
 }
 
 /**
@@ -55,8 +59,14 @@ export async function openPostgres(config: PostgresConfig, options: OpenOptions 
  * - `statement_timeout`, when the server sets one (OpenOptions.statementTimeoutMs): the database
  *   cancels a statement that runs longer, planning included.
  */
+export function sessionSettings(statementTimeoutMs = 0): Readonly<Record<string, string>> {
+  return statementTimeoutMs > 0 ? { jit: 'off', statement_timeout: String(Math.trunc(statementTimeoutMs)) } : { jit: 'off' };
+}
+
 export function sessionOptions(statementTimeoutMs = 0): string {
-  return statementTimeoutMs > 0 ? `-c jit=off -c statement_timeout=${Math.trunc(statementTimeoutMs)}` : '-c jit=off';
+  return Object.entries(sessionSettings(statementTimeoutMs))
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
 }
 
 export function withSessionOptions(connectionString: string, statementTimeoutMs?: number): string {
@@ -65,6 +75,62 @@ export function withSessionOptions(connectionString: string, statementTimeoutMs?
   const ours = sessionOptions(statementTimeoutMs);
   url.searchParams.set('options', given === null || given === '' ? ours : `${given} ${ours}`);
   return url.toString();
+}
+
+/** How connections are set up, by what stands between capi and PostgreSQL (config `pgbouncer`). */
+interface SessionSetup {
+  /** Statements run as named prepared statements (below); false: unnamed, parsed and planned each time. */
+  readonly namedStatements: boolean;
+  /** The connection string pg gets. */
+  connectionString(url: string, statementTimeoutMs: number | undefined): string;
+  /** Run once the pool answers; warns about the session settings (`sessionSettings`) this setup cannot give. */
+  check(pool: pg.Pool, config: PostgresConfig, settings: Readonly<Record<string, string>>, warn: (message: string) => void): Promise<void>;
+}
+
+const sessions: Readonly<Record<'direct' | 'pgbouncer', SessionSetup>> = {
+  // A pooler that drops the `options` parameter (PgBouncer's ignore_startup_parameters) leaves
+  // the sessions without their settings: the check finds that too.
+  direct: {
+    namedStatements: true,
+    connectionString: withSessionOptions,
+    check: (pool, config, settings, warn) => checkSettings(pool, config, settings, warn, 'the settings given at connection start did not take (a pooler that drops the options startup parameter?)'),
+  },
+  /**
+   * A pooler in transaction mode hands each transaction (each statement outside one) to any of
+   * its server sessions: a statement named on one session is unknown on the next, and another
+   * client's statement of the same name already exists there. PgBouncer also refuses the
+   * `options` startup parameter unless `ignore_startup_parameters` lists it, and then drops it; a
+   * `SET` would stay on a server session other clients then get. So the session settings cannot
+   * be given per session: the database or role must carry them, and the start says so when not.
+   */
+  pgbouncer: {
+    namedStatements: false,
+    connectionString: (url) => url,
+    check: (pool, config, settings, warn) => checkSettings(pool, config, settings, warn, 'behind a pooler (pgbouncer=true) capi cannot give its sessions their settings'),
+  },
+};
+
+/** Compares the session's settings with `settings` and warns once with the statements that give them to every session. */
+async function checkSettings(pool: pg.Pool, config: PostgresConfig, settings: Readonly<Record<string, string>>, warn: (message: string) => void, why: string): Promise<void> {
+  // pg_settings.setting is in the setting's base unit (statement_timeout: milliseconds), as given.
+  const { rows } = await pool.query<{ name: string; setting: string }>('SELECT name, setting FROM pg_settings WHERE name = ANY($1::text[])', [Object.keys(settings)]);
+  const actual = new Map(rows.map((row) => [row.name, row.setting]));
+  const differing = Object.entries(settings).filter(([name, value]) => actual.has(name) && actual.get(name) !== value);
+  if (differing.length === 0) return;
+  const database = quote(config.label.slice(config.label.indexOf('/') + 1));
+  warn(
+    `postgres ${config.label}: ${why}, and the database has ${differing.map(([name]) => `${name} = ${actual.get(name)}`).join(', ')} ` +
+      `where capi wants ${differing.map(([name, value]) => `${name} = ${value}`).join(', ')}: ` +
+      `run ${differing.map(([name, value]) => `ALTER DATABASE ${database} SET ${name} = ${value};`).join(' ')} once on PostgreSQL (or ALTER ROLE <user> SET ...)`,
+  );
+}
+
+/** PgBouncer's answer to the `options` startup parameter, which names the setting to use. */
+function refusedOptionsHint(error: unknown): string {
+  const refused = error instanceof Error && /unsupported startup parameter: options/.test(error.message);
+  return refused
+    ? ' (a connection pooler such as PgBouncer refuses the options startup parameter: set pgbouncer=true, as ?pgbouncer=true in the URL or "pgbouncer": true in config/database.json connection)'
+    : '';
 }
 
 /**
@@ -88,36 +154,99 @@ function preparedName(text: string): { name?: string } {
   return { name };
 }
 
+/**
+ * What PostgreSQL answers when named statements meet a pooler in transaction mode that capi was
+ * not told about: the name exists already on the server session this statement landed on (another
+ * client prepared it there), or it does not exist on it (this client prepared it on another).
+ */
+const namingMismatchCodes: ReadonlySet<unknown> = new Set(['42P05', '26000']);
+
+/**
+ * Whether a pool names its statements. The first naming mismatch shows that server sessions are
+ * shared (a pooler in transaction mode, without pgbouncer=true): from then on this pool runs every
+ * statement unnamed, and says so once.
+ */
+class StatementNaming {
+  #named: boolean;
+
+  constructor(
+    named: boolean,
+    private readonly onMismatch: (error: unknown) => void,
+  ) {
+    this.#named = named;
+  }
+
+  nameFor(text: string): { name?: string } {
+    return this.#named ? preparedName(text) : {};
+  }
+
+  /** True when `error` is a naming mismatch: naming is then off for good. */
+  mismatch(error: unknown): boolean {
+    if (!namingMismatchCodes.has((error as { code?: unknown } | null)?.code)) return false;
+    if (this.#named) {
+      this.#named = false;
+      this.onMismatch(error);
+    }
+    return true;
+  }
+}
+
+function namingMismatchMessage(config: PostgresConfig, error: unknown): string {
+  return (
+    `postgres ${config.label}: PostgreSQL answered "${describeDriverError(error)}": named prepared statements do not survive a connection pooler in transaction mode ` +
+    `(PgBouncer's pool_mode = transaction). This process now runs every statement unnamed; set pgbouncer=true (?pgbouncer=true in DATABASE_URL, or "pgbouncer": true ` +
+    `in config/database.json connection) so that it starts that way, or put the pooler in session mode`
+  );
+}
+
 type Result = pg.QueryResult<Record<string, unknown>>;
 
-/** pg's pool as database-pooled.ts drives it. */
-const postgresDriver: PoolDriver<pg.Pool, pg.PoolClient, Result> = {
-  dialect: postgresDialect,
-  begin: 'BEGIN',
-  acquire: (pool) => pool.connect(),
-  release: (client, discard) => client.release(discard),
-  end: (pool) => pool.end(),
-  stats: (pool) => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
-  async run({ pool, connection }, kind, sql, params) {
-    const client = connection ?? pool;
-    // A script runs on the simple query protocol, which accepts several statements; every other
-    // statement is prepared, parameters or not (a first page has none: its plan is kept too).
-    const script = kind === 'exec' || (params.length === 0 && sql.includes(';'));
-    const result = script ? await client.query<Record<string, unknown>>(sql) : await runRendered(client, sql, params);
-    // A multi-statement script yields one result per statement; the last one is what callers want.
-    return Array.isArray(result) ? (result.at(-1) as Result) : result;
-  },
-  control: async (client, sql) => {
-    await client.query(sql);
-  },
-  rows: (result) => result.rows,
-  executed(result) {
-    const id: unknown = result.rows[0]?.id;
-    return { changes: result.rowCount ?? 0, lastId: typeof id === 'number' || typeof id === 'string' ? id : null };
-  },
-};
-
-function runRendered(client: pg.Pool | pg.PoolClient, sql: string, params: readonly SqlValue[]): Promise<Result> {
-  const { text, values } = renderStatement(postgresDialect, sql, params);
-  return client.query<Record<string, unknown>>({ text, values, ...preparedName(text) });
+/** pg's pool as database-pooled.ts drives it, naming statements as `naming` says. */
+function postgresDriver(naming: StatementNaming): PoolDriver<pg.Pool, pg.PoolClient, Result> {
+  return {
+    dialect: postgresDialect,
+    begin: 'BEGIN',
+    acquire: (pool) => pool.connect(),
+    release: (client, discard) => client.release(discard),
+    end: (pool) => pool.end(),
+    stats: (pool) => ({ open: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 }),
+    async run({ pool, connection }, kind, sql, params) {
+      const client = connection ?? pool;
+      // A script runs on the simple query protocol, which accepts several statements; every other
+      // statement is prepared, parameters or not (a first page has none: its plan is kept too).
+      const script = kind === 'exec' || (params.length === 0 && sql.includes(';'));
+      const result = script ? await client.query<Record<string, unknown>>(sql) : await runRendered(client, naming, sql, params);
+      // A multi-statement script yields one result per statement; the last one is what callers want.
+      return Array.isArray(result) ? (result.at(-1) as Result) : result;
+    },
+    control: async (client, sql) => {
+      await client.query(sql);
+    },
+    rows: (result) => result.rows,
+    executed(result) {
+      const id: unknown = result.rows[0]?.id;
+      return { changes: result.rowCount ?? 0, lastId: typeof id === 'number' || typeof id === 'string' ? id : null };
+    },
+  };
 }
+
+async function runRendered(client: pg.Pool | pg.PoolClient, naming: StatementNaming, sql: string, params: readonly SqlValue[]): Promise<Result> {
+  const { text, values } = renderStatement(postgresDialect, sql, params);
+  const name = naming.nameFor(text);
+  try {
+    return await client.query<Record<string, unknown>>({ text, values, ...name });
+  } catch (error) {
+    if (name.name === undefined || !naming.mismatch(error)) throw error;
+    // The Parse or the Bind was refused, so nothing ran: the statement runs again unnamed. Inside
+    // a transaction the refusal has aborted it; the rerun is refused too, and the transaction ends
+    // with the mismatch, which the dialect counts as retryable (the retry runs unnamed).
+    try {
+      return await client.query<Record<string, unknown>>({ text, values });
+    } catch (rerun) {
+      throw (rerun as { code?: unknown } | null)?.code === abortedTransaction ? error : rerun;
+    }
+  }
+}
+
+/** in_failed_sql_transaction: a statement sent after an error inside a transaction. */
+const abortedTransaction = '25P02';

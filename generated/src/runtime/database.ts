@@ -118,6 +118,8 @@ export class DatabaseUsageError extends Error {
 export interface OpenOptions {
   /** Told about errors of idle PostgreSQL connections, which would otherwise crash the process. */
   readonly onBackgroundError?: (error: Error) => void;
+  /** Told what the database setup gets wrong but the driver works around (a pooler capi was not told about). */
+  readonly onWarning?: (message: string) => void;
   /**
    * The longest a statement may run before the database cancels it (`api.query.timeoutMs`; the
    * server sets it, the CLI's long imports and exports do not). PostgreSQL bounds every statement

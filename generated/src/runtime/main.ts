@@ -62,8 +62,9 @@ export async function runServer(options: RunServerOptions, io: ProcessIo = proce
   try {
     loadDotEnv(options.projectRoot, env);
     if (isClusterWorker()) {
+      const serving = followPrimary(io.exit);
       const server = await startServer({ ...options, env, handleSignals: true, migrate: false });
-      followPrimary(server.close, io.exit);
+      serving(server.stop);
       return server;
     }
     // Read once here: the worker count, the migrations and the single server all use this copy.
@@ -104,7 +105,7 @@ function workersWanted(options: RunServerOptions, config: AppConfig): number {
 /** Migrations once, then the workers; SIGINT/SIGTERM stop them gracefully, a second one at once. */
 async function runPrimary(options: RunServerOptions, env: Environment, config: AppConfig, workers: number, io: ProcessIo): Promise<void> {
   const logger: Logger = createLogger({ level: logLevelFromEnv(env) });
-  const db = await openDatabase(config.database);
+  const db = await openDatabase(config.database, { onWarning: (message) => logger.warn(message) });
   try {
     await applyMigrations(db, join(config.projectRoot, 'prisma', 'migrations'), logger);
   } finally {
@@ -114,7 +115,9 @@ async function runPrimary(options: RunServerOptions, env: Environment, config: A
   const stopMetrics = config.server.metrics.enabled
     ? await (await import('./observability/cluster-metrics.ts')).startClusterMetrics(config.server.metrics, config.server.host, logger)
     : async () => undefined;
-  const primary = startPrimary({ workers, logger, ...(options.env === undefined ? {} : { env: options.env }) });
+  // Workers still running after their drain, their requests' timeout and a margin are killed.
+  const graceMs = config.server.shutdown.drainMs + config.server.shutdown.timeoutMs + 5_000;
+  const primary = startPrimary({ workers, logger, graceMs, ...(options.env === undefined ? {} : { env: options.env }) });
   const stop = (): Promise<void> => primary.stop().then(stopMetrics);
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -149,7 +152,7 @@ export async function runMigrations(options: RunMigrationsOptions, io: ProcessIo
   try {
     loadDotEnv(options.projectRoot, env);
     const config = loadConfig({ projectRoot: options.projectRoot, env });
-    const db = await openDatabase(config.database);
+    const db = await openDatabase(config.database, { onWarning: (message) => io.stderr(`capi: warning: ${message}`) });
     try {
       const log: MigrationLog = { info: (m) => io.stdout(`capi: ${m}`), warn: (m) => io.stderr(`capi: warning: ${m}`) };
       const applied = await applyMigrations(db, join(resolve(options.projectRoot), 'prisma', 'migrations'), log);

@@ -1,11 +1,11 @@
 /**
  * The HTTP server: an Express app with the pieces every generated project shares (the
- * middlewares of config/middlewares.json, rate limits, health check, Strapi's error envelope for
- * everything that goes wrong) and explicit mount points where the REST and GraphQL routers plug
- * in. `startServer` is the whole start-up: .env, config, database, migrations, app,
- * listen, graceful shutdown.
+ * middlewares of config/middlewares.json, rate limits, liveness and readiness probes, Strapi's
+ * error envelope for everything that goes wrong) and explicit mount points where the REST and
+ * GraphQL routers plug in. `startServer` is the whole start-up: .env, config, database,
+ * migrations, app, listen, graceful shutdown.
  */
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler, type Router } from 'express';
 import { loadConfig, type AppConfig, type Environment } from './config.ts';
@@ -18,8 +18,8 @@ import { openDatabase, type Database } from './database.ts';
 import { InternalServerError, NotFoundError, ValidationError, envelope, toErrorResponse } from './errors.ts';
 import { jsonBodyGuard } from './body-guard.ts';
 import { createLogger, logLevelFromEnv, type Logger } from './logger.ts';
-import { clusterWorker } from './cluster.ts';
 import { applyMigrations } from './migrate.ts';
+import { mountProbes, Readiness } from './probes.ts';
 import { queryCounter } from './query-count.ts';
 import { primaryOf, replicaMiddlewares, withReplicas } from './replicas/index.ts';
 import { noObservability, startObservability, type Observability } from './observability/index.ts';
@@ -63,6 +63,8 @@ export interface CreateAppOptions extends AppContext {
   readonly mounts?: readonly Mount[];
   /** Answer the mounts' direct routes without Express (direct.ts). Default true; `CAPI_DIRECT_PATH=0` turns it off. */
   readonly direct?: boolean;
+  /** What `/_ready` answers by; the server's own, which its shutdown turns off. Default: always ready. */
+  readonly readiness?: Readiness;
   /** Metrics and traces (observability/index.ts); none by default. */
   readonly observability?: Observability;
 }
@@ -122,16 +124,7 @@ function buildApp(options: CreateAppOptions): BuiltApp {
 
   if (observability.endpoint !== undefined) app.get(observability.endpoint.path, observability.endpoint.handler);
 
-  app.get('/_health', async (_req, res) => {
-    try {
-      await db.query('SELECT 1');
-      // Under `--workers`, which process answered (cluster.ts): how a deployment sees them all.
-      res.json({ status: 'ok', database: db.dialect.kind, ...clusterWorker() });
-    } catch (error) {
-      logger.error({ err: error }, 'health check: the database does not answer');
-      res.status(503).json({ status: 'unavailable', database: db.dialect.kind });
-    }
-  });
+  mountProbes(app, db, logger, options.readiness ?? new Readiness());
 
   for (const mount of options.mounts ?? []) app.use(mount.path, mount.handler);
   for (const fallback of middlewares.fallback) app.use(fallback);
@@ -191,6 +184,12 @@ export interface RunningServer {
   readonly url: string;
   /** Stops accepting connections, lets requests in flight finish, then closes the database. */
   close(): Promise<void>;
+  /**
+   * The graceful stop of SIGTERM/SIGINT: `/_ready` answers 503 at once, the server keeps serving
+   * for config/server.json's `shutdown.drain` (so that load balancers take it out of rotation
+   * first), then `close()`.
+   */
+  stop(): Promise<void>;
 }
 
 /** The server could not listen (port in use, no permission, unknown address). */
@@ -203,9 +202,6 @@ export class ListenError extends Error {
     super(message);
   }
 }
-
-/** Connections still open this long after shutdown starts are cut. */
-const shutdownGraceMs = 10_000;
 
 /**
  * Loads config, opens the database, applies pending migrations, builds the app and listens.
@@ -220,8 +216,10 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const config = options.config ?? loadConfig({ projectRoot: options.projectRoot, env, model: options.model });
   const primary = await openDatabase(config.database, {
     onBackgroundError: (error) => logger.warn({ err: error }, 'idle database connection failed'),
+    onWarning: (message) => logger.warn(message),
     statementTimeoutMs: config.api.query.timeoutMs,
   });
+  const readiness = new Readiness();
   let db = primary;
   let server: Server;
   let context: AppContext;
@@ -240,7 +238,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     stops.push(() => observability.close());
     const countQueries = env.CAPI_QUERY_COUNT === '1';
     const direct = env.CAPI_DIRECT_PATH !== '0';
-    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct, observability }), config.server.host, config.server.port);
+    server = await listen(createRequestListener({ ...context, mounts, countQueries, direct, readiness, observability }), config.server.host, config.server.port);
   } catch (error) {
     await stopAll(stops, logger);
     await db.close().catch(() => undefined);
@@ -250,12 +248,31 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const address = server.address();
   const port = typeof address === 'object' && address !== null ? address.port : config.server.port;
   const url = `http://${config.server.host.includes(':') ? `[${config.server.host}]` : config.server.host}:${port}`;
+  const { drainMs, timeoutMs } = config.server.shutdown;
   let closing: Promise<void> | undefined;
-  const close = (): Promise<void> => (closing ??= shutdown(server, db, () => stopAll(stops, logger)));
+  const close = (): Promise<void> => {
+    readiness.drain();
+    return (closing ??= shutdown(server, db, () => stopAll(stops, logger), timeoutMs));
+  };
+  let stopping: Promise<void> | undefined;
+  const stop = (): Promise<void> => (stopping ??= drain(server, readiness, drainMs, logger).then(close));
   logger.info(`capi server listening on ${url} (database: ${db.description})`);
 
-  if (options.handleSignals ?? true) handleSignals(close, logger);
-  return { context, server, port, url, close };
+  if (options.handleSignals ?? true) handleSignals(stop, logger);
+  return { context, server, port, url, close, stop };
+}
+
+/**
+ * Readiness fails at once; the server keeps serving for `drainMs`, so that a load balancer
+ * polling `/_ready` takes it out of rotation before it stops accepting. Answers in that time
+ * close their connection, so that keep-alive clients open their next one elsewhere.
+ */
+async function drain(server: Server, readiness: Readiness, drainMs: number, logger: Logger): Promise<void> {
+  readiness.drain();
+  if (drainMs === 0) return;
+  server.prependListener('request', (_req: IncomingMessage, res: ServerResponse) => res.setHeader('connection', 'close'));
+  logger.info(`draining: /_ready answers 503, still serving for ${drainMs / 1000} s`);
+  await new Promise((resolve) => setTimeout(resolve, drainMs));
 }
 
 function isMountList(made: Mount | readonly Mount[]): made is readonly Mount[] {
@@ -293,12 +310,19 @@ function listenErrorMessage(error: NodeJS.ErrnoException, host: string, port: nu
   }
 }
 
-async function shutdown(server: Server, db: Database, stopBackground: () => Promise<void>): Promise<void> {
+const idleSweepMs = 100;
+
+async function shutdown(server: Server, db: Database, stopBackground: () => Promise<void>, timeoutMs: number): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
   server.closeIdleConnections();
-  const force = setTimeout(() => server.closeAllConnections(), shutdownGraceMs);
+  // A keep-alive connection busy now turns idle once its answer is out; closed then, rather than
+  // after the keep-alive timeout, and before its client sends another request on it.
+  const sweep = setInterval(() => server.closeIdleConnections(), idleSweepMs);
+  // Connections still open this long after the server stops accepting are cut.
+  const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
   force.unref();
   await closed;
+  clearInterval(sweep);
   clearTimeout(force);
   await stopBackground();
   await db.close();
@@ -311,7 +335,7 @@ async function stopAll(stops: readonly (() => Promise<void>)[], logger: Logger):
   }
 }
 
-function handleSignals(close: () => Promise<void>, logger: Logger): void {
+function handleSignals(stop: () => Promise<void>, logger: Logger): void {
   let stopping = false;
   const onSignal = (signal: NodeJS.Signals): void => {
     if (stopping) {
@@ -320,7 +344,7 @@ function handleSignals(close: () => Promise<void>, logger: Logger): void {
     }
     stopping = true;
     logger.info(`${signal} received: shutting down`);
-    close().then(
+    stop().then(
       () => process.exit(0),
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');

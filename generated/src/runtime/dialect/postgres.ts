@@ -35,8 +35,13 @@ function arrayElement(value: number | string): string {
   return `"${String(value).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
 }
 
-/** Deadlock and serialisation failure: two writers locked the same rows in opposite orders. */
-const retryableCodes: ReadonlySet<unknown> = new Set(['40P01', '40001']);
+/**
+ * Deadlock and serialisation failure: two writers locked the same rows in opposite orders. Also
+ * a prepared statement that already exists or does not (42P05, 26000): named statements behind a
+ * pooler in transaction mode, which the driver answers by naming no more statements
+ * (database-postgres.ts), so the transaction succeeds when run again.
+ */
+const retryableCodes: ReadonlySet<unknown> = new Set(['40P01', '40001', '42P05', '26000']);
 
 /** query_canceled: the statement timeout (or a cancel request, which capi never sends). */
 const statementTimeoutCode = '57014';

@@ -38,7 +38,11 @@ export async function withReplicas(primary: Database, config: ReplicasConfig | u
     checkIntervalMs: config.checkIntervalMs,
     logger,
     open: async (server) => {
-      const db = await openDatabase(server, { onBackgroundError: (error) => logger.warn({ err: error }, `read replica ${server.label}: idle connection failed`), statementTimeoutMs });
+      const db = await openDatabase(server, {
+        onBackgroundError: (error) => logger.warn({ err: error }, `read replica ${server.label}: idle connection failed`),
+        onWarning: (message) => logger.warn(`read replica: ${message}`),
+        statementTimeoutMs,
+      });
       routed?.forward(db);
       return db;
     },
