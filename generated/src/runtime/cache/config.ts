@@ -23,7 +23,7 @@
  * purge: the request that evicts a written document's answers, sent after every write through
  *   the webhook outbox (retried, survives a restart). `{keys}` (space-separated), `{keys,}`
  *   (comma-separated) and `{keysJson}` (a JSON array) are replaced by the keys in header values
- *   and `body`; `{env.NAME}` by the environment variable NAME (a token), read at start-up.
+ *   and `body`; `{env.<name>}` by the environment variable <name> (a token), read at start-up.
  */
 import { at, boolean, fail, got, integer, object, oneOf, string, type Where } from '../config-check.ts';
 import type { Environment } from '../config.ts';
@@ -45,7 +45,7 @@ export interface SurrogateKeysConfig {
 export interface PurgeConfig {
   readonly url: string;
   readonly method: string;
-  /** Header templates (`{keys}`, `{keys,}`, `{keysJson}`; `{env.NAME}` already replaced). */
+  /** Header templates (`{keys}`, `{keys,}`, `{keysJson}`; `{env.<name>}` already replaced). */
   readonly headers: Readonly<Record<string, string>>;
   /** Body template; null: no body. */
   readonly body: string | null;
@@ -116,7 +116,7 @@ function purge(where: Where, json: unknown, env: Environment): PurgeConfig {
   return { url, method, headers, body };
 }
 
-/** `{env.NAME}` replaced by the variable's value; an unset one stops start-up. */
+/** `{env.<name>}` replaced by the variable's value; an unset one stops start-up. */
 function withEnv(where: Where, template: string, env: Environment): string {
   return template.replace(/\{env\.([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => {
     const value = env[name];
