@@ -4,8 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { basename, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { SchemaError, type Diagnostic } from './diagnostics.ts';
 import type { EmittedFile } from './emit/files.ts';
@@ -17,7 +16,7 @@ import { emitPrismaSchema } from './emit/prisma.ts';
 import { emitClient, CLIENT_DIR } from './emit/client.ts';
 import { emitOpenApi, OPENAPI_PATH } from './emit/openapi.ts';
 import { capiPackage, emitProject, packageName } from './emit/project.ts';
-import { installDependencies, installCommand, missingDependencies } from './install.ts';
+import { capiModules, installDependencies, installCommand, missingDependencies } from './install.ts';
 import { loadSchemas, type LoadedSchemas } from './load.ts';
 import { planMigration } from './migrations.ts';
 import { buildModel } from './model/build.ts';
@@ -30,7 +29,6 @@ import { keepUserEdits } from './user-edits.ts';
 import { applyChanges, compareWithDisk, manifestFile, read, type FileChanges } from './write.ts';
 
 const run = promisify(execFile);
-const require = createRequire(import.meta.url);
 
 export interface GenerateOptions {
   readonly contentTypes: string;
@@ -218,8 +216,8 @@ async function build(out: string): Promise<void> {
 }
 
 async function compile(dir: string, what: string): Promise<void> {
-  // typescript's exports hide bin/tsc; its package.json is exported and sits beside it.
-  const tsc = join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc');
+  // typescript's exports hide bin/tsc; it sits in the package's folder among capi's dependencies.
+  const tsc = join(capiModules(), 'typescript', 'bin', 'tsc');
   try {
     await run(process.execPath, [tsc, '-p', join(dir, 'tsconfig.json')], { cwd: dir, maxBuffer: 64 * 1024 * 1024 });
   } catch (error) {

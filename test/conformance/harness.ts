@@ -74,10 +74,15 @@ export async function prepareProject(options: HarnessOptions): Promise<string> {
   return project;
 }
 
-export async function startReferenceServer(project: string, options: HarnessOptions, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+/** The database a reference server of `options` runs on: a file in the work folder on SQLite. */
+export function referenceDatabaseUrl(options: HarnessOptions): string {
   const databaseUrl = options.database === 'sqlite' ? `file:${join(options.workDir, 'conformance.db')}` : options.databaseUrl;
   if (databaseUrl === undefined) throw new Error(`a ${options.database} run needs databaseUrl`);
-  return startServer(project, { DATABASE_URL: databaseUrl, NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env });
+  return databaseUrl;
+}
+
+export async function startReferenceServer(project: string, options: HarnessOptions, env: NodeJS.ProcessEnv = {}): Promise<RunningServer> {
+  return startServer(project, { DATABASE_URL: referenceDatabaseUrl(options), NODE_ENV: 'production', LOG_LEVEL: 'warn', ...env });
 }
 
 /** Rewrites the project's permissions.json: the reference grants with `revoke` taken away. */

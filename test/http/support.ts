@@ -8,7 +8,7 @@ import type { RunningServer } from '../support/cli.ts';
 import { repoRoot } from '../support/model.ts';
 import { createServerDatabase, type Client } from '../support/databases.ts';
 import type { TestDatabase } from '../support/postgres.ts';
-import { prepareProject, restrictPermissions, seed, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
+import { prepareProject, referenceDatabaseUrl, restrictPermissions, seed, startReferenceServer, type HarnessOptions } from '../conformance/harness.ts';
 
 export interface SeedMap {
   readonly documents: Record<string, { uid: string; documentId: string }>;
@@ -45,7 +45,7 @@ export async function startSeededServer(database: Client, name: string): Promise
     },
     seedMap,
     project,
-    databaseUrl: pg?.url ?? `file:${join(options.workDir, 'conformance.db')}`,
+    databaseUrl: referenceDatabaseUrl(options),
     async restart(revoke) {
       await server.stop();
       restrictPermissions(project, revoke);
